@@ -1,0 +1,113 @@
+"""Read the deployment's configuration from the environment.
+
+Every function takes the environment as a mapping, so that the parsing can be
+tested without reloading the settings module.
+"""
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import dj_database_url
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+
+class ConfigurationError(Exception):
+    """A setting in the environment is missing or malformed."""
+
+
+def env_bool(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    """Return the boolean in ``name``; refuse words that are neither true nor false."""
+    if name not in environ:
+        return default
+    word = environ[name].strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ConfigurationError(f"{name} must be true or false, not {environ[name]!r}.")
+
+
+def env_list(environ: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    """Return the comma-separated list in ``name``, without blanks."""
+    if name not in environ:
+        return list(default)
+    return [item.strip() for item in environ[name].split(",") if item.strip()]
+
+
+def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
+    """Return the integer in ``name``."""
+    if name not in environ or not environ[name].strip():
+        return default
+    try:
+        return int(environ[name])
+    except ValueError:
+        raise ConfigurationError(f"{name} must be a whole number, not {environ[name]!r}.") from None
+
+
+def database_config(environ: Mapping[str, str], base_dir: Path) -> dict:
+    """Return the default database from ``DATABASE_URL``, or an SQLite file in the project."""
+    url = environ.get("DATABASE_URL", "").strip()
+    if not url:
+        url = f"sqlite:///{base_dir / 'db.sqlite3'}"
+    try:
+        config = dj_database_url.parse(url, conn_max_age=env_int(environ, "CONN_MAX_AGE", 60))
+    except ValueError as error:
+        raise ConfigurationError(f"DATABASE_URL is not a database URL: {error}") from None
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        config["CONN_HEALTH_CHECKS"] = True
+        config.setdefault("TEST", {})
+    elif config["ENGINE"] == "django.db.backends.sqlite3":
+        # Persistent connections to a file database gain nothing and hold locks.
+        config["CONN_MAX_AGE"] = 0
+        config["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    return config
+
+
+def cache_config(environ: Mapping[str, str]) -> dict:
+    """Return the default cache: Redis at ``REDIS_URL``, or local memory when unset."""
+    url = environ.get("REDIS_URL", "").strip()
+    if not url:
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "championship",
+        }
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ConfigurationError(f"REDIS_URL must start with redis://, rediss:// or unix://, not {url!r}.")
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": environ.get("CACHE_KEY_PREFIX", "championship"),
+    }
+
+
+def email_config(environ: Mapping[str, str]) -> dict:
+    """Return the e-mail settings: the console by default, SMTP when ``EMAIL_HOST`` is set."""
+    host = environ.get("EMAIL_HOST", "").strip()
+    backend = environ.get("EMAIL_BACKEND", "").strip()
+    if not backend:
+        backend = (
+            "django.core.mail.backends.smtp.EmailBackend"
+            if host
+            else "django.core.mail.backends.console.EmailBackend"
+        )
+    return {
+        "EMAIL_BACKEND": backend,
+        "EMAIL_HOST": host or "localhost",
+        "EMAIL_PORT": env_int(environ, "EMAIL_PORT", 587 if host else 25),
+        "EMAIL_HOST_USER": environ.get("EMAIL_HOST_USER", ""),
+        "EMAIL_HOST_PASSWORD": environ.get("EMAIL_HOST_PASSWORD", ""),
+        "EMAIL_USE_TLS": env_bool(environ, "EMAIL_USE_TLS", bool(host)),
+        "DEFAULT_FROM_EMAIL": environ.get("DEFAULT_FROM_EMAIL", "championship@localhost"),
+    }
+
+
+def secret_key(environ: Mapping[str, str], debug: bool) -> str:
+    """Return ``SECRET_KEY``; only a debugging server may run without one."""
+    key = environ.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    if debug:
+        return "django-insecure-development-only-key-do-not-use-in-production"
+    raise ConfigurationError("SECRET_KEY must be set when DEBUG is off.")

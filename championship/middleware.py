@@ -1,0 +1,43 @@
+"""Resolve the championship of a ``/<slug>/...`` request once, and use its zone and language."""
+
+import zoneinfo
+
+from django.conf import settings
+from django.utils import timezone, translation
+
+from championship.models import Championship
+
+
+class ChampionshipMiddleware:
+    """Set ``request.championship`` and activate its time zone and default language.
+
+    The language the visitor chose with the switcher (its cookie) wins over the
+    championship's; without a choice, a Swedish championship speaks Swedish.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.championship = None
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        slug = view_kwargs.get("slug")
+        if not slug:
+            return None
+        championship = Championship.objects.filter(slug=slug).first()
+        if championship is None:
+            return None
+        request.championship = championship
+        try:
+            timezone.activate(zoneinfo.ZoneInfo(championship.timezone))
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            timezone.deactivate()
+        if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+            translation.activate(championship.language)
+            request.LANGUAGE_CODE = championship.language
+        return None

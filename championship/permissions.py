@@ -1,0 +1,72 @@
+"""Who may do what in a championship: one place for the role checks."""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from championship.models import Championship, ChampionshipRole
+
+Role = ChampionshipRole.Role
+
+# Who counts as having a role: a head judge may do everything a judge does.
+IMPLIED_ROLES = {
+    Role.ORGANISER: {Role.ORGANISER},
+    Role.HEAD_JUDGE: {Role.HEAD_JUDGE, Role.ORGANISER},
+    Role.JUDGE: {Role.JUDGE, Role.HEAD_JUDGE, Role.ORGANISER},
+}
+
+
+def has_role(user, championship: Championship, role: str) -> bool:
+    """Return whether ``user`` holds ``role`` (or a role that implies it) in ``championship``."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return ChampionshipRole.objects.filter(
+        championship=championship, user=user, role__in=IMPLIED_ROLES[role]
+    ).exists()
+
+
+def championships_of(user, role: str = Role.ORGANISER):
+    """Return the championships in which ``user`` holds ``role``."""
+    if user.is_superuser:
+        return Championship.objects.all()
+    return Championship.objects.filter(
+        roles__user=user, roles__role__in=IMPLIED_ROLES[role]
+    ).distinct()
+
+
+def get_championship(request, slug: str) -> Championship:
+    """Return the championship of ``/<slug>/``, as the middleware resolved it, or 404."""
+    championship = getattr(request, "championship", None)
+    if championship is not None and championship.slug == slug:
+        return championship
+    return get_object_or_404(Championship, slug=slug)
+
+
+def role_required(role: str):
+    """Let a view of ``/<slug>/...`` run only for users with ``role`` in that championship.
+
+    Anonymous users are sent to the login page; others without the role get 403.
+    The view receives the championship instead of the slug.
+    """
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, slug, *args, **kwargs):
+            championship = get_championship(request, slug)
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not has_role(request.user, championship, role):
+                raise PermissionDenied
+            return view(request, championship, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+organiser_required = role_required(Role.ORGANISER)
+judge_required = role_required(Role.JUDGE)

@@ -1,0 +1,442 @@
+"""Ruleset presets: every parameter of the three national rulebooks, as data.
+
+A championship picks a *preset* (``rogaland``, ``sm`` or ``dm``) and may override
+any *parameter* of it. Its *effective rules* are the preset with the overrides
+applied, checked parameter by parameter.
+
+Terms, as in ``RULES.md``:
+
+eligible
+    A person who may take part officially: who lives in the region, or earlier
+    lived there continuously for more than the minimum years (rogaland); who is a
+    citizen (sm); anyone (dm).
+official
+    An entry that can win places and prizes. A pair or team is official when at
+    least the preset's number of its members are eligible (``None``: all of them).
+penalty
+    Seconds added per missing piece the preset charges for: only the pieces found
+    later (``"found"``) or every piece missing at "TIME" (``"all"``).
+
+This module imports nothing from Django, so it can be read as the rulebook and
+tested on its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Any
+
+INDIVIDUAL = "individual"
+PAIR = "pair"
+TEAM = "team"
+CATEGORY_KINDS = (INDIVIDUAL, PAIR, TEAM)
+
+# Stages a category's rounds run through, in order.
+STAGES = ("prelim", "semifinal", "final")
+
+ELIGIBILITY_KINDS = ("region_residence", "citizenship", "everyone")
+PENALTY_CHARGES = ("found", "all")
+SEATING_FIRST_ROUND = ("organiser", "prior_ranking")
+SEATING_LATER_ROUNDS = ("previous_placement",)
+HEAT_SPLITS = ("organiser", "equal")
+PUBLISHABLE_FIELDS = ("name", "city", "nationality", "age")
+
+
+class RulesetError(ValueError):
+    """A preset or an override is unknown or has a bad value.
+
+    ``parameter`` names the offending parameter (or ``"ruleset"`` for the preset),
+    ``code`` is a stable machine-readable reason, ``message`` explains it.
+    """
+
+    def __init__(self, parameter: str, code: str, message: str):
+        super().__init__(f"{parameter}: {message}")
+        self.parameter = parameter
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class CategoryDefaults:
+    """What a new category of a championship starts with under a preset."""
+
+    min_members: int
+    max_members: int
+    pieces: int
+    time_limit_minutes: int
+    capacity: int | None
+    fee: Decimal
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The effective rules of a championship: one attribute per parameter."""
+
+    # Who is official.
+    eligibility: str
+    eligibility_region: str
+    eligibility_region_min_years: int
+    eligibility_citizenship: str
+    unofficial_allowed: bool
+    pair_official_min_eligible: int | None
+    team_official_min_eligible: int | None
+
+    # Age, registration.
+    min_age_individual: int | None
+    min_age_pair: int | None
+    min_age_team: int | None
+    adult_required_below: int | None
+    registration_closes_days_before: int | None
+    one_entry_per_person_per_category: bool
+    check_in_required: bool
+    late_arrival_disqualify_minutes: int | None
+
+    # Rounds, heats, seating, tables.
+    rounds_individual: tuple[str, ...]
+    rounds_pair: tuple[str, ...]
+    rounds_team: tuple[str, ...]
+    seating_first_round: str
+    seating_later_rounds: str | None
+    heat_split: str
+    table_sharing_above: int | None
+    reserved_guest_tables_max: int
+    individual_start_times: bool
+
+    # Timing, penalties, validity.
+    penalty_seconds_per_piece: int
+    penalty_charges: str
+    max_lost_pieces: int | None
+    adjacent_missing_waives_penalty: bool
+    late_last_piece_seconds: int | None
+    misplaced_finish_is_unfinished: bool
+    counted_cluster_min_pieces: int
+
+    # Advancement, prizes, publication.
+    unofficial_advance_only_if_better: bool
+    prize_places: int
+    title_to_best_official: bool
+    published_fields: tuple[str, ...]
+
+    def rounds_for(self, kind: str) -> tuple[str, ...]:
+        """Return the stages of a category's rounds."""
+        return getattr(self, f"rounds_{kind}")
+
+    def min_age_for(self, kind: str) -> int | None:
+        """Return the minimum age in a category, or ``None`` when there is none."""
+        return getattr(self, f"min_age_{kind}")
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the parameters as JSON-ready values."""
+        return {
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value in dataclasses.asdict(self).items()
+        }
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A national rulebook: its rules and what a new championship starts with."""
+
+    key: str
+    title: str
+    country: str
+    currency: str
+    language: str
+    timezone: str
+    rules: Ruleset
+    categories: Mapping[str, CategoryDefaults] = field(default_factory=dict)
+
+
+def _categories(
+    capacities: tuple[int | None, int | None, int | None],
+    fees: tuple[str, str, str],
+) -> Mapping[str, CategoryDefaults]:
+    individual, pair, team = (
+        CategoryDefaults(lo, hi, pieces, 120, capacity, Decimal(fee))
+        for (lo, hi, pieces), capacity, fee in zip(
+            ((1, 1, 500), (2, 2, 500), (3, 4, 1000)), capacities, fees, strict=True
+        )
+    )
+    return MappingProxyType({INDIVIDUAL: individual, PAIR: pair, TEAM: team})
+
+
+ROGALAND = Preset(
+    key="rogaland",
+    title="Rogalandsmesterskapet i hurtigpusling",
+    country="NO",
+    currency="NOK",
+    language="nb",
+    timezone="Europe/Oslo",
+    rules=Ruleset(
+        eligibility="region_residence",
+        eligibility_region="Rogaland",
+        eligibility_region_min_years=5,
+        eligibility_citizenship="",
+        unofficial_allowed=True,
+        pair_official_min_eligible=None,
+        team_official_min_eligible=3,
+        min_age_individual=None,
+        min_age_pair=None,
+        min_age_team=None,
+        adult_required_below=16,
+        registration_closes_days_before=5,
+        one_entry_per_person_per_category=False,
+        check_in_required=False,
+        late_arrival_disqualify_minutes=None,
+        rounds_individual=("final",),
+        rounds_pair=("final",),
+        rounds_team=("final",),
+        seating_first_round="organiser",
+        seating_later_rounds=None,
+        heat_split="organiser",
+        table_sharing_above=30,
+        reserved_guest_tables_max=0,
+        individual_start_times=True,
+        penalty_seconds_per_piece=5,
+        penalty_charges="found",
+        max_lost_pieces=None,
+        adjacent_missing_waives_penalty=False,
+        late_last_piece_seconds=None,
+        misplaced_finish_is_unfinished=False,
+        counted_cluster_min_pieces=3,
+        unofficial_advance_only_if_better=False,
+        prize_places=3,
+        title_to_best_official=False,
+        published_fields=("name",),
+    ),
+    categories=_categories((50, 30, 15), ("200", "300", "400")),
+)
+
+SM = Preset(
+    key="sm",
+    title="Pussel-SM",
+    country="SE",
+    currency="SEK",
+    language="sv",
+    timezone="Europe/Stockholm",
+    rules=Ruleset(
+        eligibility="citizenship",
+        eligibility_region="",
+        eligibility_region_min_years=0,
+        eligibility_citizenship="SE",
+        unofficial_allowed=True,
+        pair_official_min_eligible=None,
+        team_official_min_eligible=None,
+        min_age_individual=14,
+        min_age_pair=None,
+        min_age_team=None,
+        adult_required_below=14,
+        registration_closes_days_before=None,
+        one_entry_per_person_per_category=False,
+        check_in_required=True,
+        late_arrival_disqualify_minutes=None,
+        rounds_individual=("prelim", "final"),
+        rounds_pair=("prelim", "final"),
+        rounds_team=("prelim", "final"),
+        seating_first_round="prior_ranking",
+        seating_later_rounds="previous_placement",
+        heat_split="organiser",
+        table_sharing_above=None,
+        reserved_guest_tables_max=10,
+        individual_start_times=False,
+        penalty_seconds_per_piece=10,
+        penalty_charges="all",
+        max_lost_pieces=10,
+        adjacent_missing_waives_penalty=False,
+        late_last_piece_seconds=None,
+        misplaced_finish_is_unfinished=True,
+        counted_cluster_min_pieces=3,
+        unofficial_advance_only_if_better=True,
+        prize_places=0,
+        title_to_best_official=True,
+        published_fields=("name", "city", "age"),
+    ),
+    categories=_categories((None, None, None), ("0", "0", "0")),
+)
+
+DM = Preset(
+    key="dm",
+    title="DM i Speedpuzzling",
+    country="DK",
+    currency="DKK",
+    language="da",
+    timezone="Europe/Copenhagen",
+    rules=Ruleset(
+        eligibility="everyone",
+        eligibility_region="",
+        eligibility_region_min_years=0,
+        eligibility_citizenship="",
+        unofficial_allowed=False,
+        pair_official_min_eligible=0,
+        team_official_min_eligible=0,
+        min_age_individual=16,
+        min_age_pair=None,
+        min_age_team=None,
+        adult_required_below=16,
+        registration_closes_days_before=None,
+        one_entry_per_person_per_category=True,
+        check_in_required=False,
+        late_arrival_disqualify_minutes=10,
+        rounds_individual=("prelim", "final"),
+        rounds_pair=("prelim", "final"),
+        rounds_team=("final",),
+        seating_first_round="prior_ranking",
+        seating_later_rounds="previous_placement",
+        heat_split="equal",
+        table_sharing_above=None,
+        reserved_guest_tables_max=0,
+        individual_start_times=False,
+        penalty_seconds_per_piece=10,
+        penalty_charges="all",
+        max_lost_pieces=10,
+        adjacent_missing_waives_penalty=True,
+        late_last_piece_seconds=10,
+        misplaced_finish_is_unfinished=False,
+        counted_cluster_min_pieces=3,
+        unofficial_advance_only_if_better=False,
+        prize_places=0,
+        title_to_best_official=False,
+        published_fields=("name", "nationality", "age"),
+    ),
+    categories=_categories((None, None, None), ("0", "0", "0")),
+)
+
+PRESETS: Mapping[str, Preset] = MappingProxyType({p.key: p for p in (ROGALAND, SM, DM)})
+PRESET_KEYS = tuple(PRESETS)
+PARAMETERS = tuple(f.name for f in dataclasses.fields(Ruleset))
+
+
+def get_preset(key: str) -> Preset:
+    """Return the preset called ``key``."""
+    try:
+        return PRESETS[key]
+    except KeyError:
+        known = ", ".join(PRESET_KEYS)
+        raise RulesetError(
+            "ruleset", "unknown_preset", f'unknown preset "{key}" (known: {known})'
+        ) from None
+
+
+# How each parameter's value is checked: (kind, allowed values or minimum).
+_CHOICES = {
+    "eligibility": ELIGIBILITY_KINDS,
+    "penalty_charges": PENALTY_CHARGES,
+    "seating_first_round": SEATING_FIRST_ROUND,
+    "seating_later_rounds": SEATING_LATER_ROUNDS,
+    "heat_split": HEAT_SPLITS,
+}
+_OPTIONAL_CHOICES = {"seating_later_rounds"}
+_STRINGS = {"eligibility_region", "eligibility_citizenship"}
+_BOOLEANS = {
+    "unofficial_allowed",
+    "one_entry_per_person_per_category",
+    "check_in_required",
+    "individual_start_times",
+    "adjacent_missing_waives_penalty",
+    "misplaced_finish_is_unfinished",
+    "unofficial_advance_only_if_better",
+    "title_to_best_official",
+}
+# Whole numbers, with their least value; optional ones may also be None.
+_INTEGERS = {
+    "eligibility_region_min_years": 0,
+    "reserved_guest_tables_max": 0,
+    "penalty_seconds_per_piece": 0,
+    "counted_cluster_min_pieces": 1,
+    "prize_places": 0,
+}
+_OPTIONAL_INTEGERS = {
+    "pair_official_min_eligible": 0,
+    "team_official_min_eligible": 0,
+    "min_age_individual": 0,
+    "min_age_pair": 0,
+    "min_age_team": 0,
+    "adult_required_below": 0,
+    "registration_closes_days_before": 0,
+    "late_arrival_disqualify_minutes": 0,
+    "table_sharing_above": 0,
+    "max_lost_pieces": 0,
+    "late_last_piece_seconds": 0,
+}
+_STAGE_LISTS = {"rounds_individual", "rounds_pair", "rounds_team"}
+_FIELD_LISTS = {"published_fields": PUBLISHABLE_FIELDS}
+
+assert set(PARAMETERS) == (
+    set(_CHOICES)
+    | _STRINGS
+    | _BOOLEANS
+    | set(_INTEGERS)
+    | set(_OPTIONAL_INTEGERS)
+    | _STAGE_LISTS
+    | set(_FIELD_LISTS)
+), "every parameter needs a check"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check(name: str, value: Any) -> Any:
+    """Return ``value`` as the parameter ``name`` holds it, or raise ``RulesetError``."""
+
+    def bad(message: str) -> RulesetError:
+        return RulesetError(name, "invalid_value", message)
+
+    if name in _CHOICES:
+        if value is None and name in _OPTIONAL_CHOICES:
+            return None
+        if value not in _CHOICES[name]:
+            raise bad(f"must be one of {', '.join(_CHOICES[name])}, not {value!r}")
+        return value
+    if name in _STRINGS:
+        if not isinstance(value, str):
+            raise bad(f"must be text, not {value!r}")
+        return value
+    if name in _BOOLEANS:
+        if not isinstance(value, bool):
+            raise bad(f"must be true or false, not {value!r}")
+        return value
+    if name in _INTEGERS or name in _OPTIONAL_INTEGERS:
+        if value is None and name in _OPTIONAL_INTEGERS:
+            return None
+        least = _INTEGERS.get(name, _OPTIONAL_INTEGERS.get(name))
+        if not _is_int(value) or value < least:
+            raise bad(f"must be a whole number of at least {least}, not {value!r}")
+        return value
+    if name in _STAGE_LISTS:
+        if (
+            not isinstance(value, list | tuple)
+            or not value
+            or any(stage not in STAGES for stage in value)
+            or list(value) != sorted(value, key=STAGES.index)
+            or len(set(value)) != len(value)
+            or value[-1] != "final"
+        ):
+            raise bad(f"must be a list of stages in order from {', '.join(STAGES)} ending in final")
+        return tuple(value)
+    allowed = _FIELD_LISTS[name]
+    if not isinstance(value, list | tuple) or any(item not in allowed for item in value):
+        raise bad(f"must be a list of fields from {', '.join(allowed)}")
+    return tuple(value)
+
+
+def effective_rules(preset_key: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """Return the preset's rules with ``overrides`` applied.
+
+    Raise ``RulesetError`` naming the first unknown parameter or bad value.
+    """
+    preset = get_preset(preset_key)
+    if overrides is None:
+        return preset.rules
+    if not isinstance(overrides, Mapping):
+        raise RulesetError("rules", "invalid_overrides", "overrides must be an object")
+    changes = {}
+    for name in sorted(overrides):
+        if name not in PARAMETERS:
+            raise RulesetError(name, "unknown_parameter", f'unknown parameter "{name}"')
+        changes[name] = _check(name, overrides[name])
+    return dataclasses.replace(preset.rules, **changes)

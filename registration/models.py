@@ -1,0 +1,183 @@
+"""Persons and their entries in a championship's categories."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from championship.models import Category, Championship, new_token
+
+
+def new_ref() -> str:
+    """Return a short id for the interchange format and the API."""
+    return secrets.token_hex(5)
+
+
+class Person(models.Model):
+    """Someone who takes part in a championship, alone or as a member of a pair or team."""
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="persons"
+    )
+    ref = models.CharField(_("id"), max_length=40, default=new_ref)
+    name = models.CharField(_("name"), max_length=200)
+    email = models.EmailField(_("e-mail"), blank=True)
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    city = models.CharField(_("home town"), max_length=100, blank=True)
+    country = models.CharField(
+        _("country"), max_length=2, blank=True, help_text=_("ISO 3166-1 alpha-2 code, e.g. NO.")
+    )
+    citizenship = models.JSONField(
+        _("citizenship"),
+        default=list,
+        blank=True,
+        help_text=_("ISO 3166-1 alpha-2 codes, e.g. [\"NO\"] or [\"SE\", \"FI\"]."),
+    )
+    region = models.CharField(
+        _("region of residence"), max_length=100, blank=True, help_text=_("e.g. Rogaland.")
+    )
+    years_in_region = models.PositiveSmallIntegerField(
+        _("earlier years in the region"),
+        null=True,
+        blank=True,
+        help_text=_("The longest earlier period of continuous residence there, in years."),
+    )
+    publish_consent = models.BooleanField(_("consents to publication"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["championship", "name"]
+        verbose_name = _("person")
+        verbose_name_plural = _("persons")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "ref"], name="person_ref_unique"),
+            models.CheckConstraint(
+                condition=Q(country="") | Q(country__regex=r"^[A-Z]{2}$"),
+                name="person_country_alpha2",
+            ),
+        ]
+        indexes = [models.Index(Lower("email"), "championship", name="person_email_ci")]
+
+    def __str__(self):
+        return self.name
+
+    def age_on(self, day) -> int | None:
+        """Return the person's age in whole years on ``day``, or ``None`` when unknown."""
+        if self.birth_date is None:
+            return None
+        before_birthday = (day.month, day.day) < (self.birth_date.month, self.birth_date.day)
+        return day.year - self.birth_date.year - before_birthday
+
+
+class Entry(models.Model):
+    """A registration in a category: one person, a pair or a team."""
+
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", _("Confirmed")
+        WAITLISTED = "waitlisted", _("On the waiting list")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    class Payment(models.TextChoices):
+        UNPAID = "unpaid", _("Unpaid")
+        PAID = "paid", _("Paid")
+        REFUNDED = "refunded", _("Refunded")
+        WAIVED = "waived", _("Waived")
+
+    category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="entries")
+    ref = models.CharField(_("id"), max_length=40, default=new_ref)
+    name = models.CharField(
+        _("name"), max_length=200, help_text=_("The team's or pair's name; an entrant's own name.")
+    )
+    members = models.ManyToManyField(Person, through="EntryMember", related_name="entries")
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.CONFIRMED
+    )
+    registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    fee = models.DecimalField(
+        _("fee"),
+        max_digits=8,
+        decimal_places=2,
+        default=0,
+        help_text=_("The category's fee when the entry registered."),
+    )
+    payment_status = models.CharField(
+        _("payment"), max_length=20, choices=Payment.choices, default=Payment.UNPAID
+    )
+    payment_reference = models.CharField(_("payment reference"), max_length=100, blank=True)
+    publish_consent = models.BooleanField(_("consents to publication"), default=False)
+    adult_name = models.CharField(
+        _("accompanying adult"),
+        max_length=200,
+        blank=True,
+        help_text=_("Required when a member is under the preset's adult age."),
+    )
+    contact_email = models.EmailField(_("contact e-mail"), blank=True)
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, default="en"
+    )
+    prior_ranking = models.PositiveIntegerField(
+        _("prior ranking"),
+        null=True,
+        blank=True,
+        help_text=_("Place in earlier recognised championships, for seating the first round."),
+    )
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    manage_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    notes = models.TextField(_("organiser's notes"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["category", "registered_at", "id"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["category", "ref"], name="entry_ref_unique"),
+            models.CheckConstraint(
+                condition=Q(status__in=["confirmed", "waitlisted", "withdrawn"]),
+                name="entry_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(payment_status__in=["unpaid", "paid", "refunded", "waived"]),
+                name="entry_payment_status_known",
+            ),
+            models.CheckConstraint(condition=Q(fee__gte=0), name="entry_fee_not_negative"),
+            models.CheckConstraint(
+                condition=~Q(status="withdrawn") | Q(withdrawn_at__isnull=False),
+                name="entry_withdrawn_has_time",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["category", "status", "registered_at"], name="entry_queue"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class EntryMember(models.Model):
+    """A person's membership of an entry, in the order given at registration."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="memberships")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="memberships")
+    position = models.PositiveSmallIntegerField(_("position"), default=1)
+
+    class Meta:
+        ordering = ["entry", "position"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "person"], name="member_once_per_entry"),
+            models.UniqueConstraint(fields=["entry", "position"], name="member_position_unique"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="member_position_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.person} in {self.entry}"

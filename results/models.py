@@ -1,0 +1,100 @@
+"""An entry's result in a round: the judges' inputs and what the rules derive from them.
+
+Results are derived from the append-only captures of ``judging``; the input
+fields are the current state of those captures, the derived fields are what the
+rulebook makes of them (outcome, penalty, final time, places, qualification,
+prize).
+"""
+
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Result(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Puzzling")
+        FINISHED = "finished", _("Finished")
+        UNFINISHED = "unfinished", _("Not finished")
+        DNS = "dns", _("Did not start")
+        DSQ = "dsq", _("Disqualified")
+
+    class Outcome(models.TextChoices):
+        COMPLETED = "completed", _("Completed")
+        UNFINISHED = "unfinished", _("Not completed")
+        INVALID = "invalid", _("Invalid")
+        DNS = "dns", _("Did not start")
+        DSQ = "dsq", _("Disqualified")
+
+    round = models.ForeignKey("championship.Round", on_delete=models.CASCADE, related_name="results")
+    heat = models.ForeignKey("championship.Heat", on_delete=models.CASCADE, related_name="results")
+    entry = models.ForeignKey(
+        "registration.Entry", on_delete=models.CASCADE, related_name="results"
+    )
+
+    # Inputs, as the judges recorded them.
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.PENDING
+    )
+    time_ms = models.PositiveBigIntegerField(
+        _("recorded time (ms)"), null=True, blank=True, help_text=_("Before penalties.")
+    )
+    missing_found = models.PositiveSmallIntegerField(_("missing, found later"), default=0)
+    missing_lost = models.PositiveSmallIntegerField(_("missing, lost"), default=0)
+    adjacent_missing = models.BooleanField(_("two or more missing pieces adjacent"), default=False)
+    last_piece_ms = models.PositiveBigIntegerField(
+        _("last piece placed (ms)"), null=True, blank=True
+    )
+    pieces_placed = models.PositiveIntegerField(_("pieces placed"), null=True, blank=True)
+    incorrect = models.BooleanField(_("finish declared with misplaced pieces"), default=False)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+
+    # Derived by the rules.
+    outcome = models.CharField(
+        _("outcome"), max_length=20, choices=Outcome.choices, null=True, blank=True
+    )
+    penalty_ms = models.PositiveBigIntegerField(_("penalty (ms)"), default=0)
+    final_ms = models.PositiveBigIntegerField(_("final time (ms)"), null=True, blank=True)
+    counted_pieces = models.PositiveIntegerField(_("counted pieces"), null=True, blank=True)
+    official = models.BooleanField(_("official"), default=True)
+    place = models.PositiveIntegerField(_("place"), null=True, blank=True)
+    official_place = models.PositiveIntegerField(_("official place"), null=True, blank=True)
+    qualified = models.BooleanField(_("qualified"), default=False)
+    prize = models.PositiveSmallIntegerField(_("prize"), null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", F("place").asc(nulls_last=True), "entry__name"]
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="result_one_per_entry_per_round"),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "finished", "unfinished", "dns", "dsq"]),
+                name="result_status_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="finished") | Q(time_ms__isnull=False),
+                name="result_finished_has_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(place__gte=1), name="result_place_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(official_place__isnull=True)
+                | (Q(official_place__gte=1) & Q(official=True)),
+                name="result_official_place_only_official",
+            ),
+            models.CheckConstraint(
+                condition=Q(prize__isnull=True) | Q(prize__in=[1, 2, 3]), name="result_prize_range"
+            ),
+        ]
+        indexes = [models.Index(fields=["round", "place"], name="result_standing")]
+
+    def __str__(self):
+        return f"{self.entry} – {self.round}"
+
+    @property
+    def final_seconds(self) -> int | None:
+        """Return the final time in whole seconds, truncated, as it is ranked."""
+        return None if self.final_ms is None else self.final_ms // 1000

@@ -1,0 +1,12 @@
+"""Settings for the test suite: the application's own, with a fixed secret and fast hashing."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-secret-key-only-for-the-test-suite-0123456789abcdef")
+
+from championship.settings import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
+SECURE_SSL_REDIRECT = False
