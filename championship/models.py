@@ -267,8 +267,17 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=(
                     Q(advance="none", advance_count__isnull=True, advance_best_remaining__isnull=True)
-                    | Q(advance="overall", advance_count__gte=1, advance_best_remaining__isnull=True)
-                    | Q(advance="per_heat", advance_count__gte=0, advance_best_remaining__gte=0)
+                    | Q(
+                        advance="overall",
+                        advance_count__isnull=False,
+                        advance_count__gte=1,
+                        advance_best_remaining__isnull=True,
+                    )
+                    | Q(
+                        advance="per_heat",
+                        advance_count__isnull=False,
+                        advance_best_remaining__isnull=False,
+                    )
                 ),
                 name="round_advance_settings",
             ),
@@ -345,7 +354,8 @@ class Heat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "key"], name="heat_key_unique"),
             models.CheckConstraint(
-                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")),
+                condition=Q(ended_at__isnull=True)
+                | Q(started_at__isnull=False, ended_at__gte=F("started_at")),
                 name="heat_ends_after_start",
             ),
             models.CheckConstraint(

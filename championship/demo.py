@@ -1,0 +1,302 @@
+"""Build the demo championship: a Rogaland championship in the middle of its individual round."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.db import transaction
+from django.utils import timezone
+
+from championship import services
+from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
+from judging.models import Capture
+from registration.models import Entry, EntryMember, Person
+from results.models import Result
+
+SLUG = "demo"
+APPS = ("championship", "registration", "judging", "results")
+
+FIRST_NAMES = [
+    "Ingrid", "Ola", "Kari", "Lars", "Sigrid", "Erik", "Astrid", "Magnus", "Solveig", "Henrik",
+    "Marit", "Knut", "Ragnhild", "Eirik", "Tone", "Håkon", "Liv", "Sindre", "Gunhild", "Øystein",
+    "Hilde", "Torbjørn", "Ane", "Vegard", "Synnøve", "Bjørn", "Guro", "Jørgen", "Åse", "Fredrik",
+    "Silje", "Trond", "Mari", "Anders", "Randi", "Steinar", "Nora", "Sverre", "Ida", "Geir",
+    "Thea", "Kjetil", "Emilie", "Rune", "Helene", "Petter", "Oda", "Arne", "Tuva", "Leif",
+]
+LAST_NAMES = [
+    "Hansen", "Johansen", "Olsen", "Larsen", "Andersen", "Pedersen", "Nilsen", "Kristiansen",
+    "Jensen", "Karlsen", "Berg", "Haugen", "Hagen", "Eriksen", "Bakke", "Halvorsen", "Tjelta",
+    "Sele", "Skretting", "Høyland", "Ravndal", "Time", "Undheim", "Bore", "Ueland", "Vigre",
+    "Nærland", "Stangeland", "Sola", "Fjelde", "Tveit", "Aarre", "Egeland", "Tungland",
+]
+ROGALAND_TOWNS = ["Stavanger", "Sandnes", "Haugesund", "Bryne", "Egersund", "Sola", "Klepp"]
+OTHER_TOWNS = [("Bergen", "Vestland"), ("Oslo", "Oslo"), ("Kristiansand", "Agder")]
+TEAM_NAMES = ["Brikkeklubben", "Kantbitene", "Fjordpuslerne", "Himmelbitene", "Lyse Hoder",
+              "Hjørnesteinene"]
+
+
+@dataclass
+class DemoResult:
+    """What ``build`` made, for the command to print."""
+
+    championship: Championship
+    passwords: dict[str, str]
+
+
+def _person(championship, rng, used_names, *, age=None, unofficial=False, moved_away=False):
+    while True:
+        name = f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
+        if name not in used_names:
+            used_names.add(name)
+            break
+    today = championship.local_date
+    age = age if age is not None else rng.randint(17, 72)
+    # ``age`` whole years and up to 11 months old on the championship's day.
+    birth_date = today - timedelta(days=round(age * 365.2425) + rng.randint(1, 330))
+    if unofficial:
+        city, region = rng.choice(OTHER_TOWNS)
+        years = rng.choice([None, 1, 3])
+    elif moved_away:
+        # Lives elsewhere now, but lived in Rogaland continuously for more than 5 years.
+        city, region = rng.choice(OTHER_TOWNS)
+        years = rng.randint(6, 20)
+    else:
+        city, region, years = rng.choice(ROGALAND_TOWNS), "Rogaland", None
+    email_name = name.lower().replace(" ", ".").translate(str.maketrans("æøå", "aoa"))
+    return Person.objects.create(
+        championship=championship,
+        name=name,
+        email=f"{email_name}@example.org",
+        birth_date=birth_date,
+        city=city,
+        country="NO",
+        citizenship=["NO"],
+        region=region,
+        years_in_region=years,
+        publish_consent=rng.random() > 0.08,
+    )
+
+
+def _entry(category, members, *, name, registered_at, adult_name="", payment="paid"):
+    entry = Entry.objects.create(
+        category=category,
+        name=name,
+        status=Entry.Status.CONFIRMED,
+        registered_at=registered_at,
+        confirmed_at=registered_at,
+        fee=category.fee,
+        payment_status=payment,
+        payment_reference=f"VIPPS-{secrets.randbelow(10**8):08d}" if payment == "paid" else "",
+        publish_consent=all(m.publish_consent for m in members),
+        adult_name=adult_name,
+        contact_email=members[0].email,
+        language="nb",
+    )
+    EntryMember.objects.bulk_create(
+        EntryMember(entry=entry, person=person, position=position)
+        for position, person in enumerate(members, start=1)
+    )
+    return entry
+
+
+def _user(username: str, *, staff: bool) -> tuple[object, str]:
+    password = secrets.token_urlsafe(9)
+    user, _created = get_user_model().objects.get_or_create(username=username)
+    user.set_password(password)
+    user.is_staff = staff
+    user.is_active = True
+    user.save()
+    return user, password
+
+
+@transaction.atomic
+def build(*, seed: int = 2026) -> DemoResult:
+    """Recreate the demo championship and its users; return it with the new passwords."""
+    rng = random.Random(seed)
+    Championship.objects.filter(slug=SLUG).delete()
+
+    now = timezone.now().replace(microsecond=0)
+    heat_started = now - timedelta(minutes=52)
+    championship = services.championship_create(
+        slug=SLUG,
+        name="Rogalandsmesterskapet i hurtigpusling (demo)",
+        ruleset="rogaland",
+        starts_at=heat_started,
+        venue="Sølvberget, Stavanger",
+    )
+    championship.address = "Sølvberggata 2, 4006 Stavanger"
+    championship.save(update_fields=["address"])
+    categories = {c.kind: c for c in championship.categories.all()}
+    motifs = {
+        "individual": ("Ravensburger", "Preikestolen at dawn"),
+        "pair": ("Jumbo", "Gamle Stavanger in winter"),
+        "team": ("Ravensburger", "Lysefjorden panorama"),
+    }
+    for kind, (brand, motif) in motifs.items():
+        categories[kind].puzzle_brand, categories[kind].puzzle_motif = brand, motif
+        categories[kind].save(update_fields=["puzzle_brand", "puzzle_motif"])
+
+    # 17 shared tables for the individual round (more than 30 entrants), then single tables.
+    tables = services.tables_create(championship=championship, count=17, seats=2)
+    tables += services.tables_create(championship=championship, count=23, seats=1)
+    for table in tables[-3:]:
+        table.reserved_for_guests = True
+        table.label = "Gjestebord"
+        table.save(update_fields=["reserved_for_guests", "label"])
+
+    used: set[str] = set()
+    registered = championship.starts_at - timedelta(days=40)
+
+    def next_time():
+        nonlocal registered
+        registered += timedelta(minutes=rng.randint(3, 600))
+        return registered
+
+    # Individual: 34 entrants; three from outside Rogaland (unofficial), two who moved away
+    # after more than 5 years (official), three under 16 with an accompanying adult.
+    individual = []
+    for number in range(34):
+        young = number in (5, 17, 29)
+        person = _person(
+            championship,
+            rng,
+            used,
+            age=rng.randint(11, 15) if young else None,
+            unofficial=number in (8, 21, 30),
+            moved_away=number in (12, 25),
+        )
+        adult = f"{rng.choice(FIRST_NAMES)} {person.name.split()[-1]}" if young else ""
+        individual.append(
+            _entry(
+                categories["individual"],
+                [person],
+                name=person.name,
+                registered_at=next_time(),
+                adult_name=adult,
+                payment="unpaid" if number in (14, 33) else "paid",
+            )
+        )
+
+    pairs = []
+    for number in range(12):
+        members = [
+            _person(championship, rng, used, unofficial=number == 4 and i == 1, age=None)
+            for i in range(2)
+        ]
+        pairs.append(
+            _entry(
+                categories["pair"],
+                members,
+                name=f"{members[0].name.split()[0]} & {members[1].name.split()[0]}",
+                registered_at=next_time(),
+            )
+        )
+
+    teams = []
+    for number, team_name in enumerate(TEAM_NAMES):
+        size = 4 if number % 2 == 0 else 3
+        # The fourth team has two members from outside Rogaland: fewer than 3 eligible.
+        members = [
+            _person(
+                championship,
+                rng,
+                used,
+                unofficial=number == 3 and i < 2,
+                age=13 if (number == 1 and i == 2) else None,
+            )
+            for i in range(size)
+        ]
+        adult = "Marit Tjelta" if number == 1 else ""
+        teams.append(
+            _entry(
+                categories["team"], members, name=team_name, registered_at=next_time(),
+                adult_name=adult,
+            )
+        )
+
+    # The individual final is running; pairs and teams are seated for the afternoon.
+    rounds = {r.category.kind: r for r in Round.objects.filter(championship=championship)}
+    individual_round = rounds["individual"]
+    heat = Heat.objects.create(
+        round=individual_round,
+        key="a",
+        order=1,
+        scheduled_start=heat_started,
+        started_at=heat_started,
+        state=Heat.State.RUNNING,
+    )
+    individual_round.state = Round.State.RUNNING
+    individual_round.save(update_fields=["state"])
+    Seat.objects.bulk_create(
+        Seat(
+            round=individual_round,
+            heat=heat,
+            table=tables[index // 2],
+            entry=entry,
+            position=index % 2 + 1,
+        )
+        for index, entry in enumerate(individual)
+    )
+    for kind, entries, first_table, hours in (("pair", pairs, 17, 3), ("team", teams, 29, 5)):
+        round_ = rounds[kind]
+        later = Heat.objects.create(
+            round=round_, key="a", order=1, scheduled_start=heat_started + timedelta(hours=hours)
+        )
+        round_.state = Round.State.SEATED
+        round_.save(update_fields=["state"])
+        Seat.objects.bulk_create(
+            Seat(round=round_, heat=later, table=tables[first_table + i], entry=entry)
+            for i, entry in enumerate(entries)
+        )
+
+    organiser, organiser_password = _user("organiser", staff=True)
+    organiser.user_permissions.set(
+        Permission.objects.filter(content_type__app_label__in=APPS).exclude(
+            codename__in=["change_capture", "delete_capture", "add_championship"]
+        )
+    )
+    judge, judge_password = _user("judge", staff=False)
+    services.role_grant(
+        championship=championship, user=organiser, role=ChampionshipRole.Role.ORGANISER
+    )
+    services.role_grant(championship=championship, user=judge, role=ChampionshipRole.Role.JUDGE)
+
+    # Eight entrants have finished and confirmed their time; one missed a piece found in the bag.
+    finishers = rng.sample(individual, 8)
+    for rank, entry in enumerate(sorted(finishers, key=lambda e: e.pk)):
+        elapsed_ms = (38 * 60 + rank * 97 + rng.randint(0, 90)) * 1000 + rng.randint(0, 999)
+        missing_found = 1 if rank == 3 else 0
+        tapped = heat_started + timedelta(milliseconds=elapsed_ms)
+        for kind, extra in ((Capture.Kind.FINISH, 0), (Capture.Kind.CONFIRM, 9)):
+            Capture.objects.create(
+                championship=championship,
+                client_id=uuid.UUID(int=rng.getrandbits(128), version=4),
+                round=individual_round,
+                heat=heat,
+                entry=entry,
+                kind=kind,
+                judge=judge,
+                device_at=tapped + timedelta(seconds=extra),
+                elapsed_ms=elapsed_ms if kind == Capture.Kind.FINISH else None,
+                missing_found=missing_found if kind == Capture.Kind.FINISH else 0,
+            )
+        Result.objects.create(
+            round=individual_round,
+            heat=heat,
+            entry=entry,
+            status=Result.Status.FINISHED,
+            time_ms=elapsed_ms,
+            missing_found=missing_found,
+            confirmed_at=tapped + timedelta(seconds=9),
+        )
+    Round.objects.filter(pk=individual_round.pk).update(version=1 + len(finishers) * 2)
+    return DemoResult(
+        championship=championship,
+        passwords={"organiser": organiser_password, "judge": judge_password},
+    )

@@ -1,0 +1,71 @@
+"""Small factories for the models: sensible defaults, keyword overrides."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime
+
+from django.contrib.auth import get_user_model
+
+from championship import services
+from championship.models import Championship, ChampionshipRole, Heat, Round, Table
+from registration.models import Entry, EntryMember, Person
+
+_numbers = itertools.count(1)
+
+START = datetime(2026, 3, 14, 9, 0, tzinfo=UTC)
+
+
+def championship(*, slug: str | None = None, ruleset: str = "rogaland", **kwargs) -> Championship:
+    """Create a championship from a preset, with its categories and rounds."""
+    number = next(_numbers)
+    return services.championship_create(
+        slug=slug or f"championship-{number}",
+        name=kwargs.pop("name", f"Championship {number}"),
+        ruleset=ruleset,
+        starts_at=kwargs.pop("starts_at", START),
+        **kwargs,
+    )
+
+
+def user(*, username: str | None = None, **kwargs):
+    return get_user_model().objects.create_user(
+        username=username or f"user{next(_numbers)}", password="a-long-password-1", **kwargs
+    )
+
+
+def role(championship: Championship, role: str, **user_kwargs):
+    """Create a user with ``role`` in ``championship``."""
+    person = user(**user_kwargs)
+    ChampionshipRole.objects.create(championship=championship, user=person, role=role)
+    return person
+
+
+def person(championship: Championship, **kwargs) -> Person:
+    number = next(_numbers)
+    kwargs.setdefault("name", f"Person {number}")
+    kwargs.setdefault("email", f"person{number}@example.org")
+    return Person.objects.create(championship=championship, **kwargs)
+
+
+def entry(category, *, members: list[Person] | None = None, **kwargs) -> Entry:
+    """Create a confirmed entry with ``category.min_members`` members unless given."""
+    championship_ = category.championship
+    if members is None:
+        members = [person(championship_) for _ in range(category.min_members)]
+    kwargs.setdefault("name", " & ".join(m.name for m in members))
+    created = Entry.objects.create(category=category, **kwargs)
+    for position, member in enumerate(members, start=1):
+        EntryMember.objects.create(entry=created, person=member, position=position)
+    return created
+
+
+def heat(round_: Round, *, key: str = "a", **kwargs) -> Heat:
+    return Heat.objects.create(round=round_, key=key, **kwargs)
+
+
+def table(championship: Championship, *, number: int | None = None, **kwargs) -> Table:
+    if number is None:
+        last = championship.tables.order_by("-number").values_list("number", flat=True).first()
+        number = (last or 0) + 1
+    return Table.objects.create(championship=championship, number=number, **kwargs)

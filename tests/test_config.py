@@ -1,0 +1,156 @@
+"""Settings come from the environment: the database, the cache, e-mail, the secret."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from championship import config
+
+BASE = Path("/srv/app")
+
+
+def test_without_database_url_an_sqlite_file_in_the_project_is_used():
+    db = config.database_config({}, BASE)
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert db["NAME"] == str(BASE / "db.sqlite3")
+
+
+def test_database_url_selects_postgresql():
+    db = config.database_config(
+        {"DATABASE_URL": "postgres://puzzle:secret@db.internal:5433/championship"}, BASE
+    )
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["HOST"], db["PORT"], db["NAME"]) == ("db.internal", 5433, "championship")
+    assert (db["USER"], db["PASSWORD"]) == ("puzzle", "secret")
+    assert db["CONN_HEALTH_CHECKS"] is True
+    assert db["CONN_MAX_AGE"] == 60
+
+
+def test_conn_max_age_can_be_set():
+    db = config.database_config(
+        {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/x", "CONN_MAX_AGE": "0"}, BASE
+    )
+    assert db["CONN_MAX_AGE"] == 0
+
+
+def test_a_malformed_database_url_is_a_clear_error():
+    with pytest.raises(config.ConfigurationError, match="DATABASE_URL"):
+        config.database_config({"DATABASE_URL": "nosuchdb://x"}, BASE)
+
+
+def test_without_redis_url_the_cache_is_local_memory():
+    assert config.cache_config({})["BACKEND"].endswith("LocMemCache")
+
+
+def test_redis_url_selects_the_redis_cache():
+    cache = config.cache_config({"REDIS_URL": "redis://127.0.0.1:6379/2"})
+    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["LOCATION"] == "redis://127.0.0.1:6379/2"
+
+
+def test_a_redis_url_of_another_scheme_is_refused():
+    with pytest.raises(config.ConfigurationError, match="REDIS_URL"):
+        config.cache_config({"REDIS_URL": "http://127.0.0.1:6379"})
+
+
+def test_email_goes_to_the_console_by_default_and_to_smtp_with_a_host():
+    assert config.email_config({})["EMAIL_BACKEND"].endswith("console.EmailBackend")
+    smtp = config.email_config({"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "2525"})
+    assert smtp["EMAIL_BACKEND"].endswith("smtp.EmailBackend")
+    assert (smtp["EMAIL_HOST"], smtp["EMAIL_PORT"], smtp["EMAIL_USE_TLS"]) == (
+        "smtp.example.org",
+        2525,
+        True,
+    )
+
+
+@pytest.mark.parametrize(("word", "value"), [("true", True), ("1", True), ("off", False), ("", False)])
+def test_booleans_are_read_from_words(word, value):
+    assert config.env_bool({"DEBUG": word}, "DEBUG", not value) is value
+
+
+def test_a_boolean_that_is_no_boolean_is_refused():
+    with pytest.raises(config.ConfigurationError, match="DEBUG"):
+        config.env_bool({"DEBUG": "maybe"}, "DEBUG", False)
+
+
+def test_lists_are_comma_separated():
+    assert config.env_list({"ALLOWED_HOSTS": "a.example, b.example,,"}, "ALLOWED_HOSTS", []) == [
+        "a.example",
+        "b.example",
+    ]
+
+
+def test_the_secret_key_is_required_without_debug():
+    with pytest.raises(config.ConfigurationError, match="SECRET_KEY"):
+        config.secret_key({}, debug=False)
+    assert config.secret_key({}, debug=True)
+    assert config.secret_key({"SECRET_KEY": "s3cret"}, debug=False) == "s3cret"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_manage(*args, **env):
+    environ = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    environ["DJANGO_SETTINGS_MODULE"] = "championship.settings"
+    environ.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_application_refuses_to_start_without_a_secret_when_debug_is_off():
+    result = run_manage("check", DEBUG="false")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_deploy_check_is_clean_with_a_real_secret():
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="false",
+        SECRET_KEY="kq8s7Jd9-a-real-looking-secret-key-for-the-deploy-check-9f8e7d6c5b4a",
+        ALLOWED_HOSTS="puzzle.example.org",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_settings_read_the_environment():
+    result = run_manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings as s; "
+        "print(s.DATABASES['default']['ENGINE'], s.CACHES['default']['BACKEND'], "
+        "s.ALLOWED_HOSTS, s.CSRF_TRUSTED_ORIGINS, s.USE_TZ, [c for c, _ in s.LANGUAGES])",
+        DEBUG="true",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/unused",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        ALLOWED_HOSTS="a.example",
+        CSRF_TRUSTED_ORIGINS="https://a.example",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql",
+        "django.core.cache.backends.redis.RedisCache",
+        "['a.example']",
+        "['https://a.example']",
+        "True",
+        "['en',",
+        "'nb',",
+        "'sv',",
+        "'da']",
+    ]
