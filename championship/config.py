@@ -74,7 +74,9 @@ def cache_config(environ: Mapping[str, str]) -> dict:
             "LOCATION": "championship",
         }
     if not url.startswith(("redis://", "rediss://", "unix://")):
-        raise ConfigurationError(f"REDIS_URL must start with redis://, rediss:// or unix://, not {url!r}.")
+        raise ConfigurationError(
+            f"REDIS_URL must start with redis://, rediss:// or unix://, not {url!r}."
+        )
     return {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": url,

@@ -64,7 +64,7 @@ class Championship(models.Model):
         _("rule overrides"),
         default=dict,
         blank=True,
-        help_text=_("Parameters that differ from the preset, e.g. {\"max_lost_pieces\": 5}."),
+        help_text=_('Parameters that differ from the preset, e.g. {"max_lost_pieces": 5}.'),
     )
     timezone = models.CharField(
         _("time zone"), max_length=64, default="Europe/Oslo", validators=[validate_timezone]
@@ -251,7 +251,9 @@ class Round(models.Model):
         _("advance: best M remaining"), null=True, blank=True
     )
     version = models.PositiveBigIntegerField(
-        _("results version"), default=1, editable=False,
+        _("results version"),
+        default=1,
+        editable=False,
         help_text=_("Changes whenever the round's results change."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -266,7 +268,11 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["category", "order"], name="round_order_unique"),
             models.CheckConstraint(
                 condition=(
-                    Q(advance="none", advance_count__isnull=True, advance_best_remaining__isnull=True)
+                    Q(
+                        advance="none",
+                        advance_count__isnull=True,
+                        advance_best_remaining__isnull=True,
+                    )
                     | Q(
                         advance="overall",
                         advance_count__isnull=False,
@@ -286,14 +292,14 @@ class Round(models.Model):
     def __str__(self):
         return f"{self.category} – {self.display_name}"
 
-    @property
-    def display_name(self) -> str:
-        return self.name or self.get_stage_display()
-
     def save(self, *args, **kwargs):
         # The championship is copied from the category so that keys are unique per championship.
         self.championship_id = self.category.championship_id
         super().save(*args, **kwargs)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.get_stage_display()
 
     @property
     def effective_time_limit_minutes(self) -> int:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from championship import rulesets
 from championship.models import Category, Championship, ChampionshipRole, Round, Table
 
+
 @transaction.atomic
 def championship_create(
     *,

@@ -36,7 +36,9 @@ class Capture(models.Model):
         CORRECTION = "correction", _("Correction by a head judge")
 
     client_id = models.UUIDField(
-        _("client id"), unique=True, help_text=_("Generated on the judge's device; makes retries safe.")
+        _("client id"),
+        unique=True,
+        help_text=_("Generated on the judge's device; makes retries safe."),
     )
     # Only deleting the whole championship removes captures; a round, heat or entry
     # that has captures cannot be deleted on its own (RESTRICT).
@@ -46,7 +48,9 @@ class Capture(models.Model):
     round = models.ForeignKey(
         "championship.Round", on_delete=models.RESTRICT, related_name="captures"
     )
-    heat = models.ForeignKey("championship.Heat", on_delete=models.RESTRICT, related_name="captures")
+    heat = models.ForeignKey(
+        "championship.Heat", on_delete=models.RESTRICT, related_name="captures"
+    )
     entry = models.ForeignKey(
         "registration.Entry", on_delete=models.RESTRICT, related_name="captures"
     )
@@ -58,7 +62,9 @@ class Capture(models.Model):
         verbose_name=_("judge"),
     )
     device_at = models.DateTimeField(
-        _("instant on the device"), null=True, blank=True,
+        _("instant on the device"),
+        null=True,
+        blank=True,
         help_text=_("When the judge tapped, by the phone's clock."),
     )
     received_at = models.DateTimeField(_("instant on the server"), auto_now_add=True)
@@ -66,7 +72,9 @@ class Capture(models.Model):
         _("elapsed (ms)"), null=True, blank=True, help_text=_("From the entry's start.")
     )
     last_piece_ms = models.PositiveBigIntegerField(
-        _("last piece placed (ms)"), null=True, blank=True,
+        _("last piece placed (ms)"),
+        null=True,
+        blank=True,
         help_text=_("When a piece missing at TIME was found and placed (late last piece)."),
     )
     missing_found = models.PositiveSmallIntegerField(_("missing, found later"), default=0)
@@ -87,8 +95,15 @@ class Capture(models.Model):
             models.CheckConstraint(
                 condition=Q(
                     kind__in=[
-                        "start", "finish", "confirm", "pieces", "incorrect",
-                        "dns", "dsq", "warning", "correction",
+                        "start",
+                        "finish",
+                        "confirm",
+                        "pieces",
+                        "incorrect",
+                        "dns",
+                        "dsq",
+                        "warning",
+                        "correction",
                     ]
                 ),
                 name="capture_kind_known",

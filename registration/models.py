@@ -20,9 +20,7 @@ def new_ref() -> str:
 class Person(models.Model):
     """Someone who takes part in a championship, alone or as a member of a pair or team."""
 
-    championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="persons"
-    )
+    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="persons")
     ref = models.CharField(_("id"), max_length=40, default=new_ref)
     name = models.CharField(_("name"), max_length=200)
     email = models.EmailField(_("e-mail"), blank=True)
@@ -35,7 +33,7 @@ class Person(models.Model):
         _("citizenship"),
         default=list,
         blank=True,
-        help_text=_("ISO 3166-1 alpha-2 codes, e.g. [\"NO\"] or [\"SE\", \"FI\"]."),
+        help_text=_('ISO 3166-1 alpha-2 codes, e.g. ["NO"] or ["SE", "FI"].'),
     )
     region = models.CharField(
         _("region of residence"), max_length=100, blank=True, help_text=_("e.g. Rogaland.")

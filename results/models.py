@@ -26,7 +26,9 @@ class Result(models.Model):
         DNS = "dns", _("Did not start")
         DSQ = "dsq", _("Disqualified")
 
-    round = models.ForeignKey("championship.Round", on_delete=models.CASCADE, related_name="results")
+    round = models.ForeignKey(
+        "championship.Round", on_delete=models.CASCADE, related_name="results"
+    )
     heat = models.ForeignKey("championship.Heat", on_delete=models.CASCADE, related_name="results")
     entry = models.ForeignKey(
         "registration.Entry", on_delete=models.CASCADE, related_name="results"
@@ -51,7 +53,11 @@ class Result(models.Model):
 
     # Derived by the rules.
     outcome = models.CharField(
-        _("outcome"), max_length=20, choices=Outcome.choices, null=True, blank=True
+        _("outcome"),
+        max_length=20,
+        choices=Outcome.choices,
+        blank=True,
+        help_text=_("Empty while the entry is still puzzling."),
     )
     penalty_ms = models.PositiveBigIntegerField(_("penalty (ms)"), default=0)
     final_ms = models.PositiveBigIntegerField(_("final time (ms)"), null=True, blank=True)
@@ -68,7 +74,9 @@ class Result(models.Model):
         verbose_name = _("result")
         verbose_name_plural = _("results")
         constraints = [
-            models.UniqueConstraint(fields=["round", "entry"], name="result_one_per_entry_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "entry"], name="result_one_per_entry_per_round"
+            ),
             models.CheckConstraint(
                 condition=Q(status__in=["pending", "finished", "unfinished", "dns", "dsq"]),
                 name="result_status_known",

@@ -4,9 +4,13 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-only-for-the-test-suite-0123456789abcdef")
 
-from championship.settings import *  # noqa: E402,F403
+from championship.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
 SECURE_SSL_REDIRECT = False
+# Static files come from the finders in tests; nothing is collected.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

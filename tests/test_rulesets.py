@@ -160,7 +160,7 @@ def table_rows(markdown: str, heading: str) -> list[list[str]]:
             rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
         elif rows:
             break
-    return [row for row in rows[2:]]
+    return rows[2:]
 
 
 def cases():
@@ -254,7 +254,11 @@ def test_no_overrides_give_the_preset_itself():
         ({"penalty_seconds_per_piece": "10"}, "penalty_seconds_per_piece", "invalid_value"),
         ({"penalty_seconds_per_piece": True}, "penalty_seconds_per_piece", "invalid_value"),
         ({"max_lost_pieces": 2.5}, "max_lost_pieces", "invalid_value"),
-        ({"adjacent_missing_waives_penalty": "yes"}, "adjacent_missing_waives_penalty", "invalid_value"),
+        (
+            {"adjacent_missing_waives_penalty": "yes"},
+            "adjacent_missing_waives_penalty",
+            "invalid_value",
+        ),
         ({"penalty_charges": "some"}, "penalty_charges", "invalid_value"),
         ({"rounds_pair": []}, "rounds_pair", "invalid_value"),
         ({"rounds_pair": ["final", "prelim"]}, "rounds_pair", "invalid_value"),
@@ -293,7 +297,12 @@ def test_rules_round_trip_through_json_values():
 
 def test_the_rules_module_imports_nothing_from_django():
     tree = ast.parse(Path(rulesets.__file__).read_text(encoding="utf-8"))
-    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
     imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert imported, "the import check found no imports at all"
     assert not any(name.split(".")[0] == "django" for name in imported)

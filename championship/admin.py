@@ -1,0 +1,454 @@
+"""The admin of championships, categories, rounds, heats, tables, seats and roles.
+
+Superusers see everything. Other staff see and edit only what belongs to the
+championships they organise: ``ChampionshipScopedMixin`` filters the change
+lists, the change views and the choices of foreign keys, for every admin and
+inline that names its path to the championship in ``championship_path``.
+"""
+
+from django.contrib import admin
+from django.db.models import Count, Q
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from championship.models import (
+    Category,
+    Championship,
+    ChampionshipRole,
+    Heat,
+    Round,
+    Seat,
+    Table,
+)
+from championship.permissions import championships_of
+
+RelatedOnly = admin.RelatedOnlyFieldListFilter
+
+RECORD_FIELDSET = (
+    _("Record"),
+    {"fields": ("created_at", "updated_at"), "classes": ("collapse",)},
+)
+
+
+def scope_to_championships(queryset, user, path: str):
+    """Return ``queryset`` limited to the championships ``user`` organises.
+
+    ``path`` leads from the queryset's model to its championship
+    (``"category__championship"``); an empty path means the model is the
+    championship itself. Superusers keep the whole queryset.
+    """
+    if user.is_superuser:
+        return queryset
+    lookup = f"{path}__in" if path else "pk__in"
+    return queryset.filter(**{lookup: championships_of(user).values("pk")})
+
+
+def limit_formset_choices(formset, **querysets_filters):
+    """Narrow the choices of foreign keys of an inline formset's form class.
+
+    Each keyword names a field and gives the filter of its choices, e.g.
+    ``table={"championship_id": 3}``. The form class is made afresh by every
+    ``get_formset`` call, so changing its base fields touches no other request.
+    """
+    for name, filters in querysets_filters.items():
+        field = formset.form.base_fields.get(name)
+        if field is not None and hasattr(field, "queryset"):
+            field.queryset = field.queryset.filter(**filters)
+    return formset
+
+
+class ChampionshipScopedMixin:
+    """Limit an admin or an inline to the championships the user organises.
+
+    Set ``championship_path`` to the lookup from the model to its championship
+    (``""`` for ``Championship`` itself). Works for ``ModelAdmin`` and for inlines.
+    """
+
+    championship_path: str = "championship"
+
+    def get_queryset(self, request):
+        return scope_to_championships(
+            super().get_queryset(request), request.user, self.championship_path
+        )
+
+    def championship_path_of(self, model) -> str | None:
+        """Return the path to the championship of ``model``, if its admin is scoped."""
+        if model is Championship:
+            return ""
+        model_admin = self.admin_site._registry.get(model)
+        if isinstance(model_admin, ChampionshipScopedMixin):
+            return model_admin.championship_path
+        return None
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        path = self.championship_path_of(db_field.related_model)
+        if formfield is not None and path is not None and "queryset" not in kwargs:
+            formfield.queryset = scope_to_championships(formfield.queryset, request.user, path)
+        return formfield
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        formfield = super().formfield_for_manytomany(db_field, request, **kwargs)
+        path = self.championship_path_of(db_field.related_model)
+        if formfield is not None and path is not None and "queryset" not in kwargs:
+            formfield.queryset = scope_to_championships(formfield.queryset, request.user, path)
+        return formfield
+
+
+class ScopedModelAdmin(ChampionshipScopedMixin, admin.ModelAdmin):
+    """A ``ModelAdmin`` limited to the championships the user organises."""
+
+
+class ScopedTabularInline(ChampionshipScopedMixin, admin.TabularInline):
+    """A tabular inline limited to the championships the user organises."""
+
+
+# Inlines of a championship ----------------------------------------------------------
+
+
+class CategoryInline(ScopedTabularInline):
+    model = Category
+    championship_path = "championship"
+    fields = (
+        "key",
+        "kind",
+        "name",
+        "order",
+        "min_members",
+        "max_members",
+        "pieces",
+        "time_limit_minutes",
+        "capacity",
+        "fee",
+    )
+    extra = 0
+    show_change_link = True
+
+
+class RoundInline(ScopedTabularInline):
+    model = Round
+    fk_name = "championship"
+    championship_path = "championship"
+    fields = (
+        "category",
+        "key",
+        "name",
+        "order",
+        "stage",
+        "state",
+        "advance",
+        "advance_count",
+        "advance_best_remaining",
+    )
+    extra = 0
+    show_change_link = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("category")
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        # A round belongs to a category of the championship it is shown in.
+        return limit_formset_choices(formset, category={"championship": obj})
+
+
+class ChampionshipRoleInline(ScopedTabularInline):
+    model = ChampionshipRole
+    championship_path = "championship"
+    fields = ("user", "role", "created_at")
+    readonly_fields = ("created_at",)
+    extra = 0
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
+
+
+# Championship ---------------------------------------------------------------------
+
+
+@admin.register(Championship)
+class ChampionshipAdmin(ScopedModelAdmin):
+    championship_path = ""
+    list_display = (
+        "name",
+        "slug",
+        "starts_at",
+        "venue",
+        "ruleset",
+        "currency",
+        "language",
+        "is_public",
+        "category_count",
+    )
+    list_filter = ("ruleset", "is_public", "currency", "language")
+    search_fields = ("name", "slug", "venue", "address")
+    ordering = ("-starts_at", "name")
+    date_hierarchy = "starts_at"
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "is_public")}),
+        (
+            _("When and where"),
+            {"fields": ("starts_at", "timezone", "registration_deadline", "venue", "address")},
+        ),
+        (_("Rules"), {"fields": ("ruleset", "rule_overrides")}),
+        (_("Money and language"), {"fields": ("currency", "language")}),
+        RECORD_FIELDSET,
+    )
+    inlines = (CategoryInline, RoundInline, ChampionshipRoleInline)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_category_count=Count("categories"))
+
+    @admin.display(description=_("categories"), ordering="_category_count")
+    def category_count(self, obj):
+        return obj._category_count
+
+    def has_add_permission(self, request):
+        # Organisers edit their own championships; only superusers create new ones.
+        return request.user.is_superuser and super().has_add_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        # Deleting a championship removes its captures too: superusers only.
+        return request.user.is_superuser and super().has_delete_permission(request, obj)
+
+
+# Category -------------------------------------------------------------------------
+
+
+@admin.register(Category)
+class CategoryAdmin(ScopedModelAdmin):
+    championship_path = "championship"
+    list_display = (
+        "display_name_column",
+        "key",
+        "championship",
+        "kind",
+        "order",
+        "pieces",
+        "time_limit_minutes",
+        "capacity",
+        "fee",
+        "confirmed_entries",
+    )
+    list_display_links = ("display_name_column", "key")
+    list_filter = ("kind", ("championship", RelatedOnly))
+    list_select_related = ("championship",)
+    search_fields = ("key", "name", "championship__name", "championship__slug", "puzzle_brand")
+    ordering = ("championship", "order", "key")
+    autocomplete_fields = ("championship",)
+    fieldsets = (
+        (None, {"fields": ("championship", "key", "kind", "name", "order")}),
+        (
+            _("Entrants"),
+            {"fields": ("min_members", "max_members", "capacity", "fee", "registration_opens_at")},
+        ),
+        (
+            _("Puzzle"),
+            {"fields": ("pieces", "time_limit_minutes", "puzzle_brand", "puzzle_motif")},
+        ),
+    )
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(_confirmed=Count("entries", filter=Q(entries__status="confirmed")))
+        )
+
+    @admin.display(description=_("name"), ordering="name")
+    def display_name_column(self, obj):
+        return obj.display_name
+
+    @admin.display(description=_("confirmed entries"), ordering="_confirmed")
+    def confirmed_entries(self, obj):
+        return obj._confirmed
+
+
+# Round, heat, seat ----------------------------------------------------------------
+
+
+class HeatInline(ScopedTabularInline):
+    model = Heat
+    championship_path = "round__championship"
+    fields = ("key", "name", "order", "scheduled_start", "started_at", "ended_at", "state")
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Round)
+class RoundAdmin(ScopedModelAdmin):
+    championship_path = "championship"
+    list_display = (
+        "name",
+        "key",
+        "category",
+        "order",
+        "stage",
+        "state",
+        "advance",
+        "effective_time_limit",
+        "heat_count",
+    )
+    list_filter = ("stage", "state", "advance", ("championship", RelatedOnly))
+    list_select_related = ("category__championship",)
+    search_fields = ("name", "key", "category__name", "category__key", "championship__name")
+    ordering = ("championship", "category__order", "order")
+    autocomplete_fields = ("category",)
+    readonly_fields = ("championship", "version", "created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("category", "championship", "key", "name", "order", "stage")}),
+        (_("Running"), {"fields": ("state", "time_limit_minutes", "version")}),
+        (
+            _("Advancement"),
+            {"fields": ("advance", "advance_count", "advance_best_remaining")},
+        ),
+        RECORD_FIELDSET,
+    )
+    inlines = (HeatInline,)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_heat_count=Count("heats"))
+
+    @admin.display(description=_("time limit (minutes)"))
+    def effective_time_limit(self, obj):
+        return obj.effective_time_limit_minutes
+
+    @admin.display(description=_("heats"), ordering="_heat_count")
+    def heat_count(self, obj):
+        return obj._heat_count
+
+
+class SeatInline(ScopedTabularInline):
+    model = Seat
+    championship_path = "round__championship"
+    fields = ("table", "position", "entry", "started_at")
+    extra = 0
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("table", "entry")
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        if obj is None:
+            return formset
+        # Tables of the heat's championship, entries of the heat's category.
+        return limit_formset_choices(
+            formset,
+            table={"championship_id": obj.round.championship_id},
+            entry={"category_id": obj.round.category_id},
+        )
+
+
+@admin.register(Heat)
+class HeatAdmin(ScopedModelAdmin):
+    championship_path = "round__championship"
+    list_display = (
+        "key",
+        "name",
+        "round",
+        "order",
+        "scheduled_start",
+        "started_at",
+        "ended_at",
+        "state",
+        "seat_count",
+    )
+    list_filter = ("state", ("round__championship", RelatedOnly))
+    list_select_related = ("round__category__championship",)
+    search_fields = ("key", "name", "round__name", "round__key", "round__category__name")
+    ordering = ("round__championship", "round__category__order", "round__order", "order", "key")
+    autocomplete_fields = ("round",)
+    fieldsets = (
+        (None, {"fields": ("round", "key", "name", "order")}),
+        (_("Timing"), {"fields": ("scheduled_start", "started_at", "ended_at", "state")}),
+    )
+    inlines = (SeatInline,)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_seat_count=Count("seats"))
+
+    @admin.display(description=_("seats"), ordering="_seat_count")
+    def seat_count(self, obj):
+        return obj._seat_count
+
+
+@admin.register(Seat)
+class SeatAdmin(ScopedModelAdmin):
+    championship_path = "round__championship"
+    list_display = ("entry", "table", "position", "heat", "started_at")
+    list_filter = (("round__championship", RelatedOnly), ("round", RelatedOnly))
+    list_select_related = ("entry", "table", "heat__round__category__championship")
+    search_fields = ("entry__name", "entry__ref", "table__label", "table__number__exact")
+    ordering = ("heat__round__championship", "heat", "table__number", "position")
+    autocomplete_fields = ("heat", "table", "entry")
+    readonly_fields = ("round",)
+    fieldsets = (
+        (None, {"fields": ("heat", "round", "table", "position", "entry")}),
+        (_("Individual start"), {"fields": ("started_at",)}),
+    )
+
+
+# Table ----------------------------------------------------------------------------
+
+
+@admin.register(Table)
+class TableAdmin(ScopedModelAdmin):
+    championship_path = "championship"
+    list_display = (
+        "number",
+        "label",
+        "championship",
+        "seats",
+        "reserved_for_guests",
+        "seating_count",
+        "qr_link",
+    )
+    list_display_links = ("number", "label")
+    list_filter = ("seats", "reserved_for_guests", ("championship", RelatedOnly))
+    list_select_related = ("championship",)
+    search_fields = ("number__exact", "label", "token", "championship__name")
+    ordering = ("championship", "number")
+    autocomplete_fields = ("championship",)
+    readonly_fields = ("token", "qr_link")
+    fieldsets = (
+        (None, {"fields": ("championship", "number", "label")}),
+        (_("Use"), {"fields": ("seats", "reserved_for_guests")}),
+        (_("QR code"), {"fields": ("token", "qr_link")}),
+    )
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_seating_count=Count("seatings"))
+
+    @admin.display(description=_("seatings in heats"), ordering="_seating_count")
+    def seating_count(self, obj):
+        return getattr(obj, "_seating_count", None)
+
+    @admin.display(description=_("judging page"))
+    def qr_link(self, obj):
+        if obj is None or not obj.pk:
+            return None
+        return format_html('<a href="{}">{}</a>', obj.get_absolute_url(), _("open"))
+
+
+# Roles ----------------------------------------------------------------------------
+
+
+@admin.register(ChampionshipRole)
+class ChampionshipRoleAdmin(ScopedModelAdmin):
+    championship_path = "championship"
+    list_display = ("user", "role", "championship", "created_at")
+    list_filter = ("role", ("championship", RelatedOnly))
+    list_select_related = ("user", "championship")
+    search_fields = (
+        "user__username",
+        "user__email",
+        "user__first_name",
+        "user__last_name",
+        "championship__name",
+    )
+    ordering = ("championship", "role", "user__username")
+    autocomplete_fields = ("championship",)
+    readonly_fields = ("created_at",)
+    fieldsets = ((None, {"fields": ("championship", "user", "role", "created_at")}),)

@@ -1,0 +1,156 @@
+"""The admin of persons and entries, with an entry's members inline."""
+
+from django.contrib import admin, messages
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from championship.admin import RECORD_FIELDSET, ScopedModelAdmin, ScopedTabularInline
+from registration.models import Entry, EntryMember, Person
+
+RelatedOnly = admin.RelatedOnlyFieldListFilter
+
+
+def mark_paid(entries) -> int:
+    """Record the payment of ``entries``; return how many were not already paid."""
+    return entries.exclude(payment_status=Entry.Payment.PAID).update(
+        payment_status=Entry.Payment.PAID, updated_at=timezone.now()
+    )
+
+
+@admin.register(Person)
+class PersonAdmin(ScopedModelAdmin):
+    championship_path = "championship"
+    list_display = (
+        "name",
+        "email",
+        "championship",
+        "birth_date",
+        "city",
+        "country",
+        "region",
+        "publish_consent",
+    )
+    list_filter = ("publish_consent", "country", ("championship", RelatedOnly))
+    list_select_related = ("championship",)
+    search_fields = ("name", "email", "ref", "city", "entries__name")
+    ordering = ("championship", "name")
+    autocomplete_fields = ("championship",)
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("championship", "ref", "name", "email")}),
+        (
+            _("Eligibility"),
+            {
+                "fields": (
+                    "birth_date",
+                    "city",
+                    "country",
+                    "citizenship",
+                    "region",
+                    "years_in_region",
+                )
+            },
+        ),
+        (_("Publication"), {"fields": ("publish_consent",)}),
+        RECORD_FIELDSET,
+    )
+
+
+class EntryMemberInline(ScopedTabularInline):
+    model = EntryMember
+    championship_path = "entry__category__championship"
+    fields = ("position", "person")
+    autocomplete_fields = ("person",)
+    extra = 0
+    ordering = ("position",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("person")
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        field = formset.form.base_fields.get("person")
+        if obj is not None and field is not None:
+            # Members are persons of the entry's own championship.
+            field.queryset = field.queryset.filter(championship_id=obj.category.championship_id)
+        return formset
+
+
+@admin.register(Entry)
+class EntryAdmin(ScopedModelAdmin):
+    championship_path = "category__championship"
+    list_display = (
+        "name",
+        "ref",
+        "category",
+        "member_names",
+        "status",
+        "payment_status",
+        "fee",
+        "registered_at",
+        "checked_in_at",
+    )
+    list_filter = (
+        "status",
+        "payment_status",
+        ("category", RelatedOnly),
+        ("category__championship", RelatedOnly),
+    )
+    list_select_related = ("category__championship",)
+    search_fields = (
+        "name",
+        "ref",
+        "members__name",
+        "members__email",
+        "contact_email",
+        "payment_reference",
+    )
+    ordering = ("category", "registered_at", "id")
+    date_hierarchy = "registered_at"
+    autocomplete_fields = ("category",)
+    readonly_fields = ("created_at", "updated_at")
+    actions = ("mark_as_paid",)
+    inlines = (EntryMemberInline,)
+    fieldsets = (
+        (None, {"fields": ("category", "ref", "name", "status", "language")}),
+        (
+            _("Dates"),
+            {"fields": ("registered_at", "confirmed_at", "withdrawn_at", "checked_in_at")},
+        ),
+        (_("Payment"), {"fields": ("fee", "payment_status", "payment_reference")}),
+        (
+            _("Contact and consent"),
+            {"fields": ("contact_email", "adult_name", "publish_consent")},
+        ),
+        (_("Seating"), {"fields": ("prior_ranking",)}),
+        (_("Organiser's notes"), {"fields": ("notes",)}),
+        RECORD_FIELDSET,
+    )
+
+    def get_queryset(self, request):
+        members = EntryMember.objects.select_related("person").order_by("position")
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related(Prefetch("memberships", queryset=members))
+        )
+
+    @admin.display(description=_("members"))
+    def member_names(self, obj):
+        return ", ".join(membership.person.name for membership in obj.memberships.all())
+
+    @admin.action(description=_("Mark as paid"), permissions=["change"])
+    def mark_as_paid(self, request, queryset):
+        count = mark_paid(queryset)
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d entry was marked as paid.",
+                "%(count)d entries were marked as paid.",
+                count,
+            )
+            % {"count": count},
+            messages.SUCCESS,
+        )

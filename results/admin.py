@@ -1,0 +1,111 @@
+"""The admin of results: view-only, since results are derived from the judges' captures."""
+
+from django.contrib import admin
+from django.db.models import F
+from django.utils.translation import gettext_lazy as _
+
+from championship.admin import ScopedModelAdmin
+from results.models import Result
+
+RelatedOnly = admin.RelatedOnlyFieldListFilter
+
+# What the rules derive: shown, never typed in.
+DERIVED_FIELDS = (
+    "outcome",
+    "penalty_ms",
+    "final_ms",
+    "counted_pieces",
+    "place",
+    "official_place",
+    "official",
+    "qualified",
+    "prize",
+)
+
+
+def format_ms(ms: int | None) -> str | None:
+    """Return a duration in milliseconds as ``H:MM:SS.mmm`` (``None`` when unknown)."""
+    if ms is None:
+        return None
+    seconds, millis = divmod(ms, 1000)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}.{millis:03d}"
+
+
+@admin.register(Result)
+class ResultAdmin(ScopedModelAdmin):
+    championship_path = "round__championship"
+    list_display = (
+        "entry",
+        "round",
+        "heat_name",
+        "status",
+        "time",
+        "penalty",
+        "final_time",
+        "outcome",
+        "place",
+        "official_place",
+        "qualified",
+        "prize",
+    )
+    list_filter = (
+        "status",
+        "outcome",
+        "official",
+        "qualified",
+        ("round__championship", RelatedOnly),
+        ("round", RelatedOnly),
+    )
+    list_select_related = ("entry", "heat", "round__category__championship")
+    search_fields = ("entry__name", "entry__ref", "entry__members__name", "round__name")
+    ordering = ("round", F("place").asc(nulls_last=True), "entry__name")
+    readonly_fields = (*DERIVED_FIELDS, "updated_at")
+    fieldsets = (
+        (None, {"fields": ("round", "heat", "entry")}),
+        (
+            _("Judges' inputs"),
+            {
+                "fields": (
+                    "status",
+                    "time_ms",
+                    "missing_found",
+                    "missing_lost",
+                    "adjacent_missing",
+                    "last_piece_ms",
+                    "pieces_placed",
+                    "incorrect",
+                    "confirmed_at",
+                )
+            },
+        ),
+        (_("Derived by the rules"), {"fields": (*DERIVED_FIELDS, "updated_at")}),
+    )
+
+    # Results are derived from the judges' captures: a wrong result is corrected by a
+    # head judge's correction (a new capture with a reason), never edited here.
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("heat"), ordering="heat__order")
+    def heat_name(self, obj):
+        return obj.heat.name or obj.heat.key
+
+    @admin.display(description=_("recorded time"), ordering="time_ms")
+    def time(self, obj):
+        return format_ms(obj.time_ms)
+
+    @admin.display(description=_("penalty"), ordering="penalty_ms")
+    def penalty(self, obj):
+        return format_ms(obj.penalty_ms)
+
+    @admin.display(description=_("final time"), ordering="final_ms")
+    def final_time(self, obj):
+        return format_ms(obj.final_ms)

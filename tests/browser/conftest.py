@@ -1,0 +1,61 @@
+"""Headless Chromium for the browser tests, driven by Playwright's sync API.
+
+The browser is Debian's Chromium (never a downloaded build). Without it the tests
+skip on a developer's machine and fail in CI.
+"""
+
+import os
+import shutil
+import tempfile
+
+import pytest
+
+from tests.conftest import IN_CI
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not os.path.exists(CHROMIUM):
+        message = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)."
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=FLAGS
+        )
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(chromium, live_server):
+    """A fresh page at desktop size; the cookies of earlier tests are cleared."""
+    chromium.clear_cookies()
+    page = chromium.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def phone(page):
+    page.set_viewport_size(PHONE)
+    return page
