@@ -362,6 +362,8 @@ _OPTIONAL_INTEGERS = {
     "max_lost_pieces": 0,
     "late_last_piece_seconds": 0,
 }
+# Prizes are 1st, 2nd and 3rd at most.
+_MAXIMA = {"prize_places": 3}
 _STAGE_LISTS = {"rounds_individual", "rounds_pair", "rounds_team"}
 _FIELD_LISTS = {"published_fields": PUBLISHABLE_FIELDS}
 
@@ -404,8 +406,10 @@ def _check(name: str, value: Any) -> Any:
         if value is None and name in _OPTIONAL_INTEGERS:
             return None
         least = _INTEGERS.get(name, _OPTIONAL_INTEGERS.get(name))
-        if not _is_int(value) or value < least:
-            raise bad(f"must be a whole number of at least {least}, not {value!r}")
+        most = _MAXIMA.get(name)
+        if not _is_int(value) or value < least or (most is not None and value > most):
+            span = f"from {least} to {most}" if most is not None else f"of at least {least}"
+            raise bad(f"must be a whole number {span}, not {value!r}")
         return value
     if name in _STAGE_LISTS:
         if (

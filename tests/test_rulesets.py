@@ -254,6 +254,7 @@ def test_no_overrides_give_the_preset_itself():
         ({"penalty_seconds_per_piece": "10"}, "penalty_seconds_per_piece", "invalid_value"),
         ({"penalty_seconds_per_piece": True}, "penalty_seconds_per_piece", "invalid_value"),
         ({"max_lost_pieces": 2.5}, "max_lost_pieces", "invalid_value"),
+        ({"prize_places": 4}, "prize_places", "invalid_value"),
         (
             {"adjacent_missing_waives_penalty": "yes"},
             "adjacent_missing_waives_penalty",

@@ -1,0 +1,10 @@
+"""The rulebook in code: plain Python, no Django.
+
+- ``timing``: penalties, validity and what an attempt comes to;
+- ``ranking``: places, official places and prizes of a round;
+- ``advancement``: who goes on to the next round;
+- ``eligibility``: who is eligible, which entries are official, age limits;
+- ``seating``: seating order and the split into heats.
+
+The parameters come from ``championship.rulesets`` (the presets).
+"""

@@ -1,0 +1,124 @@
+"""Ranking, official places and prizes of a round.
+
+Within a round (all its heats together, since they puzzle the same motif):
+
+1. entries that completed the puzzle, by final time in whole seconds, fastest first;
+2. entries that did not complete it, by counted pieces, most first;
+3. invalid attempts, sharing one place among themselves;
+4. did not start and disqualified: listed, without a place.
+
+Equal final times, or equal piece counts, share a place and the next place is
+skipped (1, 2, 2, 4). Unofficial (hors concours) entries keep their position and
+their *place*, but only official entries get an *official place*, counted over
+official entries alone. Prizes go by official place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from championship.rules.timing import COMPLETED, DNS, DSQ, INVALID, PENDING, UNFINISHED, Outcome
+
+# The order in which outcomes are listed.
+GROUP = {COMPLETED: 0, UNFINISHED: 1, INVALID: 2, PENDING: 3, DNS: 4, DSQ: 5}
+RANKED = frozenset({COMPLETED, UNFINISHED, INVALID})
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One entry's outcome in a round, with whether the entry is official."""
+
+    entry: Hashable
+    outcome: Outcome
+    official: bool = True
+    heat: Hashable = None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An entry's position in a round's standings."""
+
+    entry: Hashable
+    outcome: Outcome
+    official: bool
+    heat: Hashable
+    place: int | None
+    official_place: int | None
+    prize: int | None = None
+
+
+def rank_key(outcome: Outcome) -> tuple:
+    """Return the key that orders outcomes: equal keys share a place."""
+    group = GROUP[outcome.kind]
+    if outcome.kind == COMPLETED:
+        return (group, outcome.final_seconds)
+    if outcome.kind == UNFINISHED:
+        return (group, -outcome.counted_pieces)
+    return (group,)
+
+
+def competition_places(keys: Sequence[tuple]) -> list[int]:
+    """Return the places of sorted ``keys``: ties share, the next place is skipped."""
+    places = []
+    for index, key in enumerate(keys):
+        if index and key == keys[index - 1]:
+            places.append(places[-1])
+        else:
+            places.append(index + 1)
+    return places
+
+
+def rank(rows: Iterable[Ranked]) -> list[Standing]:
+    """Return the standings of a round: every row, in order, with places.
+
+    Rows that are not ranked (pending, dns, dsq) come last, without a place.
+    Rows with equal keys keep the order they were given in.
+    """
+    ordered = sorted(rows, key=lambda row: rank_key(row.outcome))
+    ranked = [row for row in ordered if row.outcome.kind in RANKED]
+    places = dict(
+        zip(
+            (id(row) for row in ranked),
+            competition_places([rank_key(row.outcome) for row in ranked]),
+            strict=True,
+        )
+    )
+    official = [row for row in ranked if row.official]
+    official_places = dict(
+        zip(
+            (id(row) for row in official),
+            competition_places([rank_key(row.outcome) for row in official]),
+            strict=True,
+        )
+    )
+    return [
+        Standing(
+            entry=row.entry,
+            outcome=row.outcome,
+            official=row.official,
+            heat=row.heat,
+            place=places.get(id(row)),
+            official_place=official_places.get(id(row)),
+        )
+        for row in ordered
+    ]
+
+
+def award_prizes(
+    standings: Sequence[Standing], *, prize_places: int, title: bool = False
+) -> list[Standing]:
+    """Return the standings with prizes 1..``prize_places`` by official place.
+
+    With ``title`` (sm), the best official entry holds the title: prize 1, even
+    when the preset gives no other prizes. Invalid attempts win nothing.
+    """
+    places = prize_places if prize_places else (1 if title else 0)
+    return [
+        replace(standing, prize=standing.official_place)
+        if standing.official_place is not None
+        and standing.official_place <= places
+        and standing.outcome.kind != INVALID
+        else replace(standing, prize=None)
+        for standing in standings
+    ]

@@ -1,0 +1,217 @@
+"""RULES.md, "Timing and finishing" and "Pieces, penalties and validity", preset by preset."""
+
+import pytest
+
+from championship.rules.timing import (
+    COMPLETED,
+    DNS,
+    DSQ,
+    FINISHED,
+    INVALID,
+    PENDING,
+    UNFINISHED,
+    Attempt,
+    AttemptError,
+    outcome,
+)
+from championship.rulesets import get_preset
+
+ROGALAND, SM, DM = (get_preset(key).rules for key in ("rogaland", "sm", "dm"))
+PRESETS = {"rogaland": ROGALAND, "sm": SM, "dm": DM}
+
+
+def ms(minutes=0, seconds=0, millis=0):
+    return (minutes * 60 + seconds) * 1000 + millis
+
+
+def finish(time_ms, **kwargs):
+    return Attempt(status=FINISHED, time_ms=time_ms, **kwargs)
+
+
+# Timing and finishing ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS.values(), ids=PRESETS.keys())
+def test_final_time_is_the_recorded_time_when_nothing_is_missing(rules):
+    result = outcome(finish(ms(42, 17)), rules, 500)
+    assert (result.kind, result.final_ms, result.penalty_ms) == (COMPLETED, ms(42, 17), 0)
+
+
+@pytest.mark.parametrize("rules", PRESETS.values(), ids=PRESETS.keys())
+def test_times_are_truncated_to_the_whole_second(rules):
+    """Time is kept in whole seconds: 42:17.999 is 42:17."""
+    result = outcome(finish(ms(42, 17, 999)), rules, 500)
+    assert result.final_ms == ms(42, 17)
+    assert result.final_seconds == 42 * 60 + 17
+
+
+# Penalties ----------------------------------------------------------------------------
+
+
+def test_rogaland_charges_5_seconds_per_piece_found_later():
+    result = outcome(finish(ms(50), missing_found=2), ROGALAND, 500)
+    assert (result.penalty_ms, result.final_ms) == (10_000, ms(50, 10))
+
+
+def test_rogaland_charges_nothing_for_a_piece_gone_for_good():
+    result = outcome(finish(ms(50), missing_lost=3), ROGALAND, 500)
+    assert (result.kind, result.penalty_ms, result.final_ms) == (COMPLETED, 0, ms(50))
+
+
+def test_rogaland_charges_only_the_found_pieces_when_some_are_lost():
+    result = outcome(finish(ms(50), missing_found=1, missing_lost=2), ROGALAND, 500)
+    assert result.penalty_ms == 5_000
+
+
+@pytest.mark.parametrize("rules", [SM, DM], ids=["sm", "dm"])
+def test_sm_and_dm_charge_10_seconds_for_every_piece_missing_at_time(rules):
+    result = outcome(finish(ms(50), missing_found=1, missing_lost=2), rules, 500)
+    assert (result.penalty_ms, result.final_ms) == (30_000, ms(50, 30))
+
+
+def test_dm_charges_nothing_when_two_or_more_missing_pieces_are_adjacent():
+    attempt = finish(ms(50), missing_lost=2, adjacent_missing=True)
+    assert outcome(attempt, DM, 500).penalty_ms == 0
+
+
+@pytest.mark.parametrize("rules", [SM, ROGALAND], ids=["sm", "rogaland"])
+def test_adjacent_missing_pieces_are_charged_outside_dm(rules):
+    attempt = finish(ms(50), missing_found=2, adjacent_missing=True)
+    assert outcome(attempt, rules, 500).penalty_ms == 2 * rules.penalty_seconds_per_piece * 1000
+
+
+def test_the_penalty_is_added_after_truncating_the_recorded_time():
+    result = outcome(finish(ms(50, 0, 700), missing_found=1), SM, 500)
+    assert result.final_ms == ms(50, 10)
+
+
+# dm's late last piece ------------------------------------------------------------------
+
+
+def test_dm_last_piece_placed_within_10_seconds_keeps_the_actual_finish():
+    """Recorded at the second-to-last piece; the last found and placed 7 s later."""
+    attempt = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 7))
+    result = outcome(attempt, DM, 500)
+    assert (result.final_ms, result.penalty_ms) == (ms(50, 7), 0)
+
+
+def test_dm_last_piece_found_after_more_than_10_seconds_gives_second_to_last_plus_penalty():
+    attempt = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 25))
+    result = outcome(attempt, DM, 500)
+    assert (result.final_ms, result.penalty_ms) == (ms(50, 10), 10_000)
+
+
+def test_dm_late_last_piece_is_the_minimum_of_both():
+    """final = min(actual finish, second-to-last + penalty), at the boundary too."""
+    at_boundary = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 10))
+    assert outcome(at_boundary, DM, 500).final_ms == ms(50, 10)
+
+
+@pytest.mark.parametrize("rules", [SM, ROGALAND], ids=["sm", "rogaland"])
+def test_the_late_last_piece_rule_is_dms_alone(rules):
+    attempt = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 3))
+    expected = ms(50) + rules.penalty_seconds_per_piece * 1000
+    assert outcome(attempt, rules, 500).final_ms == expected
+
+
+# Validity ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [SM, DM], ids=["sm", "dm"])
+def test_more_than_10_lost_pieces_make_the_attempt_invalid(rules):
+    assert outcome(finish(ms(50), missing_lost=11), rules, 500).kind == INVALID
+
+
+@pytest.mark.parametrize("rules", [SM, DM], ids=["sm", "dm"])
+def test_exactly_10_lost_pieces_are_still_valid(rules):
+    result = outcome(finish(ms(50), missing_lost=10), rules, 500)
+    assert (result.kind, result.final_ms) == (COMPLETED, ms(50) + 100_000)
+
+
+def test_pieces_found_later_do_not_count_towards_the_lost_limit():
+    assert outcome(finish(ms(50), missing_found=11), SM, 500).kind == COMPLETED
+
+
+def test_rogaland_has_no_lost_piece_limit():
+    assert outcome(finish(ms(50), missing_lost=40), ROGALAND, 500).kind == COMPLETED
+
+
+def test_dm_invalid_even_when_adjacent():
+    attempt = finish(ms(50), missing_lost=12, adjacent_missing=True)
+    assert outcome(attempt, DM, 500).kind == INVALID
+
+
+# Unfinished and counted pieces ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS.values(), ids=PRESETS.keys())
+def test_an_unfinished_entry_is_ranked_by_correctly_placed_pieces(rules):
+    result = outcome(Attempt(status=UNFINISHED, pieces_placed=412), rules, 500)
+    assert (result.kind, result.counted_pieces, result.final_ms) == (UNFINISHED, 412, None)
+
+
+@pytest.mark.parametrize("rules", PRESETS.values(), ids=PRESETS.keys())
+def test_placed_pieces_are_total_minus_the_pieces_remaining(rules):
+    """The entrant sorts the pieces that do not count into piles; placed = total - remaining."""
+    result = outcome(Attempt(status=UNFINISHED, pieces_remaining=130), rules, 1000)
+    assert result.counted_pieces == 870
+
+
+def test_an_unfinished_entry_not_counted_yet_has_no_outcome_yet():
+    assert outcome(Attempt(status=UNFINISHED), SM, 500).kind == PENDING
+
+
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        Attempt(status=UNFINISHED, pieces_placed=501),
+        Attempt(status=UNFINISHED, pieces_placed=-1),
+        Attempt(status=UNFINISHED, pieces_remaining=501),
+        Attempt(status=UNFINISHED, pieces_remaining=-3),
+    ],
+)
+def test_counted_pieces_lie_between_zero_and_the_puzzles_size(attempt):
+    with pytest.raises(AttemptError) as caught:
+        outcome(attempt, SM, 500)
+    assert caught.value.code == "pieces_out_of_range"
+
+
+def test_sm_time_with_misplaced_pieces_is_not_completed():
+    """Declared "TIME", but pieces were placed wrongly: ranked among the unfinished."""
+    attempt = finish(ms(40), incorrect=True, pieces_placed=488)
+    result = outcome(attempt, SM, 500)
+    assert (result.kind, result.counted_pieces, result.final_ms) == (UNFINISHED, 488, None)
+
+
+@pytest.mark.parametrize("rules", [ROGALAND, DM], ids=["rogaland", "dm"])
+def test_misplaced_pieces_rule_is_sms_alone(rules):
+    assert outcome(finish(ms(40), incorrect=True), rules, 500).kind == COMPLETED
+
+
+# Not started, disqualified, still puzzling ---------------------------------------------
+
+
+@pytest.mark.parametrize("status", [DNS, DSQ, PENDING])
+def test_did_not_start_disqualified_and_still_puzzling_have_no_time(status):
+    result = outcome(Attempt(status=status), DM, 500)
+    assert (result.kind, result.final_ms, result.counted_pieces) == (status, None, None)
+
+
+# Bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("attempt", "field", "code"),
+    [
+        (Attempt(status=FINISHED), "time_ms", "time_required"),
+        (Attempt(status="late"), "status", "unknown_status"),
+        (finish(-5), "time_ms", "negative"),
+        (finish(ms(5), missing_found=-1), "missing_found", "negative"),
+        (finish(ms(5), missing_found=300, missing_lost=300), "missing_lost", "pieces_out_of_range"),
+        (finish(ms(50), last_piece_ms=ms(49)), "last_piece_ms", "before_recorded_time"),
+    ],
+)
+def test_contradictory_inputs_are_refused_naming_the_field(attempt, field, code):
+    with pytest.raises(AttemptError) as caught:
+        outcome(attempt, DM, 500)
+    assert (caught.value.field, caught.value.code) == (field, code)

@@ -1,0 +1,49 @@
+"""Real data: the nine WJPC 2024 individual rounds come out with exactly the published places."""
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from championship.rules.ranking import Ranked, rank
+from championship.rules.timing import FINISHED, UNFINISHED, Attempt, outcome
+from championship.rulesets import get_preset
+
+DATA = Path(__file__).parent.parent / "data" / "wjpc2024" / "individual_results.json"
+ROWS = json.loads(DATA.read_text(encoding="utf-8"))
+ROUNDS = defaultdict(list)
+for index, row in enumerate(ROWS):
+    ROUNDS[row["competition"]].append((index, row))
+
+# The published times already include penalties: rank them without further ones.
+RULES = get_preset("dm").rules
+
+
+def attempt(result: str) -> Attempt:
+    """Read a published result: a finish time H:MM:SS, or the correctly placed pieces."""
+    if ":" in result:
+        hours, minutes, seconds = (int(part) for part in result.split(":"))
+        return Attempt(status=FINISHED, time_ms=((hours * 60 + minutes) * 60 + seconds) * 1000)
+    return Attempt(status=UNFINISHED, pieces_placed=int(result))
+
+
+def test_the_data_holds_1644_rows_in_nine_rounds():
+    assert len(ROWS) == 1644
+    assert len(ROUNDS) == 9
+
+
+@pytest.mark.parametrize("competition", sorted(ROUNDS))
+def test_ranking_reproduces_every_published_place(competition):
+    rows = ROUNDS[competition]
+    standings = rank(
+        Ranked(index, outcome(attempt(row["result"]), RULES, 500)) for index, row in rows
+    )
+    ours = {s.entry: s.place for s in standings}
+    wrong = [
+        (row["name"], row["result"], row["placement"], ours[index])
+        for index, row in rows
+        if ours[index] != row["placement"]
+    ]
+    assert not wrong, f"{len(wrong)} of {len(rows)} places differ: {wrong[:5]}"
+    assert len(ours) == len(rows)
