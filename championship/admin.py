@@ -25,7 +25,7 @@ from championship.permissions import championships_of
 RelatedOnly = admin.RelatedOnlyFieldListFilter
 
 RECORD_FIELDSET = (
-    _("Record"),
+    _("History"),
     {"fields": ("created_at", "updated_at"), "classes": ("collapse",)},
 )
 

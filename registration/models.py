@@ -89,7 +89,9 @@ class Entry(models.Model):
     category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="entries")
     ref = models.CharField(_("id"), max_length=40, default=new_ref)
     name = models.CharField(
-        _("name"), max_length=200, help_text=_("The team's or pair's name; an entrant's own name.")
+        _("name"),
+        max_length=200,
+        help_text=_("For a pair or team, its name; for an individual, the entrant's own name."),
     )
     members = models.ManyToManyField(Person, through="EntryMember", related_name="entries")
     status = models.CharField(

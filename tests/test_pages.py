@@ -24,7 +24,8 @@ def test_the_championship_page_shows_categories_schedule_and_entries(client, cha
     factories.entry(individual, name="Kari Nordmann", publish_consent=True)
     factories.entry(individual, name="Hemmelig Person", publish_consent=False)
     factories.heat(individual.rounds.get())
-    response = client.get(f"/{championship.slug}/", HTTP_ACCEPT_LANGUAGE="en")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.get(f"/{championship.slug}/")
     assert response.status_code == 200
     text = response.text
     assert "Kari Nordmann" in text
@@ -79,7 +80,8 @@ def test_the_organiser_area_refuses_a_judge(client, championship, judge):
 
 def test_the_organiser_area_opens_for_its_organiser(client, championship, organiser):
     client.force_login(organiser)
-    response = client.get(f"/{championship.slug}/manage/", HTTP_ACCEPT_LANGUAGE="en")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.get(f"/{championship.slug}/manage/")
     assert response.status_code == 200
     assert "Control room" in response.text
     assert "individual-final" in response.text
@@ -98,6 +100,19 @@ def test_a_page_speaks_the_championships_language_by_default(client, championshi
     response = client.get(f"/{championship.slug}/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.headers["Content-Language"] == "nb"
     assert '<html lang="nb">' in response.text
+    assert "Kategorier" in response.text
+
+
+@pytest.mark.parametrize(
+    ("language", "control_room"),
+    [("en", "Control room"), ("nb", "Kontrollrom"), ("sv", "Kontrollrum"), ("da", "Kontrolrum")],
+)
+def test_the_control_room_speaks_the_chosen_language(
+    client, championship, organiser, language, control_room
+):
+    client.force_login(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    assert f"<h1>{control_room}</h1>" in client.get(f"/{championship.slug}/manage/").text
 
 
 def test_the_language_switcher_wins_over_the_championships_language(client, championship):
