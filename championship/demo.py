@@ -18,6 +18,7 @@ from championship.models import Championship, ChampionshipRole, Heat, Round, Sea
 from judging.models import Capture
 from registration.models import Entry, EntryMember, Person
 from results.models import Result
+from results.services import standings_recompute
 
 SLUG = "demo"
 APPS = ("championship", "registration", "judging", "results")
@@ -379,7 +380,7 @@ def build(*, seed: int = 2026) -> DemoResult:
             missing_found=missing_found,
             confirmed_at=tapped + timedelta(seconds=9),
         )
-    Round.objects.filter(pk=individual_round.pk).update(version=1 + len(finishers) * 2)
+    standings_recompute(round_=individual_round)
     return DemoResult(
         championship=championship,
         passwords={"organiser": organiser_password, "judge": judge_password},

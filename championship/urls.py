@@ -2,7 +2,6 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
 
 from championship import views
 
@@ -17,7 +16,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("api/v1/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/v1/", include("championship.api.urls")),
     path("", include("judging.urls")),
     path("", include((championship_patterns, "championship"))),
 ]

@@ -38,3 +38,13 @@ def organiser(championship):
 @pytest.fixture
 def judge(championship):
     return factories.role(championship, ChampionshipRole.Role.JUDGE, username="judy")
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Start every test with an empty cache: cached standings are keyed by ids a test reuses."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

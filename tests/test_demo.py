@@ -41,6 +41,10 @@ def test_demo_builds_the_championship_the_spec_describes(capsys):
     )
     running = Heat.objects.get(round__championship=demo, state=Heat.State.RUNNING)
     assert Result.objects.filter(heat=running).exists()
+    # The results are ranked by the rules: places 1.. for the confirmed times.
+    places = sorted(Result.objects.filter(heat=running).values_list("place", flat=True))
+    assert places[0] == 1
+    assert all(place is not None for place in places)
     assert Capture.objects.filter(heat=running, kind=Capture.Kind.FINISH).count() == (
         Result.objects.filter(heat=running).count()
     )

@@ -1,0 +1,111 @@
+"""Read a round's standings: for the API, the interchange export and the live pages."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.cache import cache
+from django.db.models import Prefetch
+
+from championship.models import Round, Seat
+from registration.models import Person
+from results.models import Result
+
+DURATION = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)$")
+
+
+def format_duration(ms: int | None) -> str | None:
+    """Return a duration as ``H:MM:SS``, truncated to the second (``None`` stays ``None``)."""
+    if ms is None:
+        return None
+    seconds = ms // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def parse_duration(text: str) -> int:
+    """Return ``H:MM:SS`` in milliseconds; raise ``ValueError`` for anything else."""
+    match = DURATION.match(text.strip()) if isinstance(text, str) else None
+    if not match:
+        raise ValueError(f'"{text}" is not a time H:MM:SS')
+    hours, minutes, seconds = (int(part) for part in match.groups())
+    return ((hours * 60 + minutes) * 60 + seconds) * 1000
+
+
+def result_fields(result: Result) -> dict:
+    """Return a result as in the interchange format: the inputs, then the computed fields."""
+    return {
+        "entry": result.entry.ref,
+        "time": format_duration(result.time_ms),
+        "missing_found": result.missing_found,
+        "missing_lost": result.missing_lost,
+        "adjacent_missing": result.adjacent_missing,
+        "last_piece_time": format_duration(result.last_piece_ms),
+        "pieces_placed": result.pieces_placed,
+        "incorrect": result.incorrect,
+        "status": result.status,
+        "place": result.place,
+        "official_place": result.official_place,
+        "official": result.official,
+        "outcome": result.outcome or None,
+        "final_seconds": result.final_seconds,
+        "penalty_seconds": result.penalty_ms // 1000,
+        "counted_pieces": result.counted_pieces,
+        "qualified": result.qualified,
+        "prize": result.prize,
+    }
+
+
+def standings_queryset(round_: Round):
+    """Return a round's results in standing order, with entries, members and heats."""
+    return (
+        Result.objects.filter(round=round_)
+        .select_related("entry", "heat")
+        .prefetch_related(
+            Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
+        )
+        .order_by("place", "official_place", "entry__registered_at", "entry__id")
+    )
+
+
+def public_row(result: Result, table_numbers: dict[int, int]) -> dict:
+    """Return a result as the public sees it: names only with consent to publication."""
+    entry = result.entry
+    published = entry.publish_consent
+    return {
+        "entry": {
+            "id": entry.ref,
+            "name": entry.name if published else None,
+            "members": [m.name for m in entry.members.all()] if published else [],
+        },
+        "heat": result.heat.key,
+        "table": table_numbers.get(entry.pk),
+        **{key: value for key, value in result_fields(result).items() if key != "entry"},
+    }
+
+
+def _unplaced_last(rows: list[Result]) -> list[Result]:
+    return sorted(rows, key=lambda r: (r.place is None, r.place or 0))
+
+
+def round_standings(round_: Round) -> dict:
+    """Return the public standings of a round, cached per results version.
+
+    A cached copy is reused until the round's version changes, so repeated reads
+    do not touch the results at all.
+    """
+    key = f"standings:v1:{round_.pk}:{round_.version}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    results = _unplaced_last(list(standings_queryset(round_)))
+    tables = dict(
+        Seat.objects.filter(round=round_).values_list("entry_id", "table__number")
+    )
+    standings = {
+        "round": round_.key,
+        "version": round_.version,
+        "state": round_.state,
+        "rows": [public_row(result, tables) for result in results],
+    }
+    cache.set(key, standings, timeout=24 * 3600)
+    return standings

@@ -1,0 +1,142 @@
+"""Derive a round's standings from its stored results, in one call and a fixed number of queries."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F, Prefetch
+
+from championship.models import Round
+from championship.rules import advancement, eligibility, ranking, timing
+from registration.models import Entry, Person
+from results.models import Result
+
+DERIVED_FIELDS = [
+    "outcome",
+    "penalty_ms",
+    "final_ms",
+    "counted_pieces",
+    "official",
+    "place",
+    "official_place",
+    "qualified",
+    "prize",
+]
+
+
+def member_of(person: Person) -> eligibility.Member:
+    """Return what the rules need to know of a person."""
+    citizenship = person.citizenship
+    if isinstance(citizenship, str):
+        citizenship = [citizenship]
+    return eligibility.Member(
+        name=person.name,
+        birth_date=person.birth_date,
+        region=person.region,
+        years_in_region=person.years_in_region,
+        citizenship=tuple(citizenship or ()),
+    )
+
+
+def entry_is_official(entry: Entry, rules, kind: str) -> bool:
+    """Return whether ``entry`` (with its members prefetched) is official under ``rules``."""
+    members = [member_of(person) for person in entry.members.all()]
+    return eligibility.officiality(kind, members, rules).official
+
+
+def attempt_of(result: Result) -> timing.Attempt:
+    """Return the judges' inputs of a stored result as the rules read them."""
+    return timing.Attempt(
+        status=result.status,
+        time_ms=result.time_ms,
+        missing_found=result.missing_found,
+        missing_lost=result.missing_lost,
+        adjacent_missing=result.adjacent_missing,
+        last_piece_ms=result.last_piece_ms,
+        pieces_placed=result.pieces_placed,
+        incorrect=result.incorrect,
+    )
+
+
+def round_advance(round_: Round) -> advancement.Advance | None:
+    """Return the round's advancement settings for the rules, or ``None``."""
+    if round_.advance == Round.Advance.OVERALL:
+        return advancement.Advance(overall=round_.advance_count)
+    if round_.advance == Round.Advance.PER_HEAT:
+        return advancement.Advance(
+            per_heat=round_.advance_count, best_remaining=round_.advance_best_remaining or 0
+        )
+    return None
+
+
+def standings_compute(round_: Round, results: list[Result]) -> list[Result]:
+    """Set the derived fields of ``results`` (all of ``round_``'s) by the rules; return them ranked.
+
+    Nothing is written. ``results`` need their entry's members prefetched.
+    """
+    championship = round_.category.championship
+    rules = championship.rules
+    kind = round_.category.kind
+    total = round_.category.pieces
+    by_pk = {result.pk: result for result in results}
+    rows = []
+    for result in results:
+        result.official = entry_is_official(result.entry, rules, kind)
+        decided = timing.outcome(attempt_of(result), rules, total)
+        result.outcome = "" if decided.kind == timing.PENDING else decided.kind
+        result.penalty_ms = decided.penalty_ms
+        result.final_ms = decided.final_ms
+        result.counted_pieces = decided.counted_pieces
+        rows.append(
+            ranking.Ranked(result.pk, decided, official=result.official, heat=result.heat_id)
+        )
+    standings = ranking.rank(rows)
+    if round_.stage == Round.Stage.FINAL:
+        standings = ranking.award_prizes(
+            standings, prize_places=rules.prize_places, title=rules.title_to_best_official
+        )
+    advance = round_advance(round_)
+    qualified = (
+        advancement.qualifiers(
+            standings, advance, unofficial_only_if_better=rules.unofficial_advance_only_if_better
+        )
+        if advance is not None
+        else set()
+    )
+    ranked = []
+    for standing in standings:
+        result = by_pk[standing.entry]
+        result.place = standing.place
+        result.official_place = standing.official_place
+        result.prize = standing.prize
+        result.qualified = standing.entry in qualified
+        ranked.append(result)
+    return ranked
+
+
+def round_results(round_: Round):
+    """Return the round's results with what the rules need, in a fixed number of queries."""
+    return (
+        Result.objects.filter(round=round_)
+        .select_related("entry", "heat")
+        .prefetch_related(
+            Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
+        )
+    )
+
+
+@transaction.atomic
+def standings_recompute(*, round_: Round) -> list[Result]:
+    """Recompute and store the derived fields of every result of a round; bump its version.
+
+    Call after any change of a round's results. The round's row is locked, so two
+    recomputations of one round never interleave.
+    """
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("category__championship")
+        .get(pk=round_.pk)
+    )
+    ranked = standings_compute(round_, list(round_results(round_)))
+    Result.objects.bulk_update(ranked, DERIVED_FIELDS, batch_size=500)
+    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+    return ranked

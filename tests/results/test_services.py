@@ -1,0 +1,192 @@
+"""A round's standings: one service call, a fixed number of queries, cached per version."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from championship.models import Round
+from results import selectors
+from results.models import Result
+from results.services import standings_recompute
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+def seconds(minutes, secs=0):
+    return (minutes * 60 + secs) * 1000
+
+
+def entrant(championship, category, *, region="Rogaland", **entry_kwargs):
+    person = factories.person(championship, region=region)
+    entry_kwargs.setdefault("publish_consent", True)
+    return factories.entry(category, members=[person], name=person.name, **entry_kwargs)
+
+
+@pytest.fixture
+def individual(championship):
+    return championship.categories.get(kind="individual")
+
+
+@pytest.fixture
+def final(individual):
+    return individual.rounds.get()
+
+
+def result(final, heat, entry, **kwargs):
+    return Result.objects.create(round=final, heat=heat, entry=entry, **kwargs)
+
+
+def test_standings_rank_the_round_by_the_rules(championship, individual, final):
+    heat_a, heat_b = factories.heat(final, key="a"), factories.heat(final, key="b")
+    fast = entrant(championship, individual)
+    penalised = entrant(championship, individual)
+    guest = entrant(championship, individual, region="Vestland")
+    counted = entrant(championship, individual)
+    absent = entrant(championship, individual)
+    result(final, heat_a, fast, status="finished", time_ms=seconds(40, 0) + 700)
+    # 40:00 + 1 piece found later (5 s under rogaland) = 40:05, behind the guest's 40:03.
+    result(final, heat_b, penalised, status="finished", time_ms=seconds(40), missing_found=1)
+    result(final, heat_a, guest, status="finished", time_ms=seconds(40, 3))
+    result(final, heat_b, counted, status="unfinished", pieces_placed=480)
+    result(final, heat_a, absent, status="dns")
+
+    standings_recompute(round_=final)
+
+    got = {r.entry_id: r for r in Result.objects.filter(round=final)}
+    assert (got[fast.pk].place, got[fast.pk].official_place, got[fast.pk].prize) == (1, 1, 1)
+    assert (got[fast.pk].final_ms, got[fast.pk].outcome) == (seconds(40), "completed")
+    assert (got[guest.pk].place, got[guest.pk].official_place, got[guest.pk].official) == (
+        2,
+        None,
+        False,
+    )
+    assert got[guest.pk].prize is None
+    assert (got[penalised.pk].place, got[penalised.pk].official_place) == (3, 2)
+    assert (got[penalised.pk].penalty_ms, got[penalised.pk].prize) == (5000, 2)
+    assert (got[counted.pk].place, got[counted.pk].counted_pieces, got[counted.pk].prize) == (
+        4,
+        480,
+        3,
+    )
+    assert (got[absent.pk].place, got[absent.pk].outcome) == (None, "dns")
+
+
+def test_recomputing_bumps_the_rounds_version(championship, individual, final):
+    before = final.version
+    standings_recompute(round_=final)
+    final.refresh_from_db()
+    assert final.version == before + 1
+
+
+def test_qualifiers_follow_the_rounds_advancement(championship):
+    sm = factories.championship(slug="sm-2026", ruleset="sm")
+    individual = sm.categories.get(kind="individual")
+    prelim = individual.rounds.get(stage="prelim")
+    Round.objects.filter(pk=prelim.pk).update(advance="overall", advance_count=2)
+    prelim.refresh_from_db()
+    heat = factories.heat(prelim)
+    swedes = []
+    for minutes in (30, 31, 33):
+        person = factories.person(sm, citizenship=["SE"])
+        swedes.append(factories.entry(individual, members=[person]))
+        result(prelim, heat, swedes[-1], status="finished", time_ms=seconds(minutes))
+    better_guest = factories.entry(individual, members=[factories.person(sm, citizenship=["NO"])])
+    result(prelim, heat, better_guest, status="finished", time_ms=seconds(30, 30))
+    slower_guest = factories.entry(individual, members=[factories.person(sm, citizenship=["DK"])])
+    result(prelim, heat, slower_guest, status="finished", time_ms=seconds(32))
+
+    standings_recompute(round_=prelim)
+
+    qualified = set(
+        Result.objects.filter(round=prelim, qualified=True).values_list("entry", flat=True)
+    )
+    assert qualified == {swedes[0].pk, swedes[1].pk, better_guest.pk}
+    # No prizes in a preliminary round.
+    assert not Result.objects.filter(round=prelim, prize__isnull=False).exists()
+
+
+def build_round(championship, individual, final, size):
+    heat = factories.heat(final, key=f"h{size}")
+    for index in range(size):
+        person = factories.person(championship, region="Rogaland")
+        entry = factories.entry(individual, members=[person], publish_consent=True)
+        table = factories.table(championship)
+        from championship.models import Seat
+
+        Seat.objects.create(heat=heat, table=table, entry=entry)
+        result(final, heat, entry, status="finished", time_ms=seconds(30 + index))
+
+
+def count_queries(function, *args, **kwargs):
+    with CaptureQueriesContext(connection) as queries:
+        function(*args, **kwargs)
+    return len(queries)
+
+
+def test_recomputing_takes_the_same_number_of_queries_whatever_the_size(
+    championship, individual, final
+):
+    build_round(championship, individual, final, 5)
+    small = count_queries(standings_recompute, round_=final)
+    build_round(championship, individual, final, 40)
+    assert Result.objects.filter(round=final).count() == 45
+    assert count_queries(standings_recompute, round_=final) == small
+    # Lock the round, read the results, their members, write, bump the version: a handful.
+    assert small <= 8
+
+
+def test_reading_the_standings_takes_the_same_queries_whatever_the_size(
+    championship, individual, final
+):
+    build_round(championship, individual, final, 5)
+    standings_recompute(round_=final)
+    final.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        standings = selectors.round_standings(final)
+    assert len(standings["rows"]) == 5
+    small = len(queries)
+    build_round(championship, individual, final, 40)
+    standings_recompute(round_=final)
+    final.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        standings = selectors.round_standings(final)
+    assert len(standings["rows"]) == 45
+    assert len(queries) == small == 3  # results with entries and heats, members, tables
+
+
+def test_repeated_reads_of_one_version_come_from_the_cache(championship, individual, final):
+    build_round(championship, individual, final, 3)
+    standings_recompute(round_=final)
+    final.refresh_from_db()
+    first = selectors.round_standings(final)
+    with CaptureQueriesContext(connection) as queries:
+        again = selectors.round_standings(final)
+    assert len(queries) == 0
+    assert again == first
+
+
+def test_a_new_version_is_read_afresh(championship, individual, final):
+    build_round(championship, individual, final, 3)
+    standings_recompute(round_=final)
+    final.refresh_from_db()
+    before = selectors.round_standings(final)
+    changed = Result.objects.filter(round=final).order_by("time_ms").last()
+    Result.objects.filter(pk=changed.pk).update(time_ms=seconds(1))
+    standings_recompute(round_=final)
+    final.refresh_from_db()
+    after = selectors.round_standings(final)
+    assert after["version"] == before["version"] + 1
+    assert after["rows"][0]["entry"]["id"] == changed.entry.ref
+
+
+def test_public_rows_withhold_names_without_consent(championship, individual, final):
+    heat = factories.heat(final)
+    hidden = entrant(championship, individual, publish_consent=False)
+    result(final, heat, hidden, status="finished", time_ms=seconds(40))
+    standings_recompute(round_=final)
+    final.refresh_from_db()
+    row = selectors.round_standings(final)["rows"][0]
+    assert row["entry"] == {"id": hidden.ref, "name": None, "members": []}
+    assert row["time"] == "0:40:00"
+    assert row["final_seconds"] == 2400
