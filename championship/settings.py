@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_htmx",
     "template_partials",
+    "django_countries",
     "championship",
     "registration",
     "judging",
@@ -115,6 +116,8 @@ STORAGES = {
 }
 
 globals().update(config.email_config(ENV))
+# The address of the site in links sent by e-mail (manage links).
+SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000").strip()
 SERVER_EMAIL = DEFAULT_FROM_EMAIL  # noqa: F821 - set by email_config just above
 
 REST_FRAMEWORK = {

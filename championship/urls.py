@@ -18,5 +18,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("championship.api.urls")),
     path("", include("judging.urls")),
+    path("", include("registration.urls")),
     path("", include((championship_patterns, "championship"))),
 ]

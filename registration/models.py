@@ -129,6 +129,12 @@ class Entry(models.Model):
         help_text=_("Place in earlier recognised championships, for seating the first round."),
     )
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    walkover_at = models.DateTimeField(_("walk-over at"), null=True, blank=True)
+    walkover_reason = models.TextField(
+        _("walk-over reason"),
+        blank=True,
+        help_text=_("Why the entry did not show up or was not admitted, e.g. no check-in in time."),
+    )
     manage_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     notes = models.TextField(_("organiser's notes"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -152,6 +158,10 @@ class Entry(models.Model):
             models.CheckConstraint(
                 condition=~Q(status="withdrawn") | Q(withdrawn_at__isnull=False),
                 name="entry_withdrawn_has_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(walkover_at__isnull=True) | ~Q(walkover_reason=""),
+                name="entry_walkover_has_reason",
             ),
         ]
         indexes = [

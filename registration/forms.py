@@ -1,0 +1,155 @@
+"""The registration form: the entry, and one block per member with the fields the preset needs."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django_countries import countries
+
+from championship.models import Category
+from registration.regions import region_choices
+from registration.services import MemberData
+
+
+def country_choices():
+    return [("", "—"), *countries]
+
+
+class MemberForm(forms.Form):
+    """One member of an entry."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    email = forms.EmailField(label=_("E-mail"), required=False)
+    birth_date = forms.DateField(
+        label=_("Birth date"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    city = forms.CharField(label=_("Home town"), max_length=100, required=False)
+    country = forms.ChoiceField(label=_("Country"), required=False, choices=country_choices)
+    citizenship = forms.ChoiceField(label=_("Citizenship"), required=False, choices=country_choices)
+
+    def __init__(self, *args, category: Category, **kwargs):
+        super().__init__(*args, **kwargs)
+        rules = category.championship.rules
+        self.fields["name"].widget.attrs["autocomplete"] = "name"
+        self.fields["email"].widget.attrs["autocomplete"] = "email"
+        if rules.eligibility == "region_residence":
+            self.fields["region"] = forms.ChoiceField(
+                label=_("Where do you live?"),
+                choices=region_choices(rules.eligibility_region),
+                required=True,
+            )
+            self.fields["years_in_region"] = forms.IntegerField(
+                label=_("Earlier years living in %(region)s without a break")
+                % {"region": rules.eligibility_region},
+                help_text=_("Only if you live elsewhere now. Leave empty if none."),
+                min_value=0,
+                max_value=120,
+                required=False,
+            )
+        if self.prefix and self.prefix.endswith("-0"):
+            self.fields["email"].required = True
+
+    def member_data(self) -> MemberData:
+        data = self.cleaned_data
+        return MemberData(
+            name=data.get("name", ""),
+            email=data.get("email", ""),
+            birth_date=data.get("birth_date"),
+            city=data.get("city", ""),
+            country=data.get("country", ""),
+            citizenship=(data["citizenship"],) if data.get("citizenship") else (),
+            region=data.get("region", ""),
+            years_in_region=data.get("years_in_region"),
+        )
+
+
+class BaseMemberFormSet(forms.BaseFormSet):
+    def __init__(self, *args, category: Category, **kwargs):
+        self.category = category
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index):
+        return {**super().get_form_kwargs(index), "category": self.category}
+
+    @property
+    def empty_form(self):
+        form = self.form(
+            auto_id=self.auto_id,
+            prefix=self.add_prefix("__prefix__"),
+            empty_permitted=True,
+            use_required_attribute=False,
+            category=self.category,
+        )
+        self.add_fields(form, None)
+        return form
+
+    def members(self) -> list[MemberData]:
+        """Return the filled-in members, in order (an optional empty block is left out)."""
+        return [form.member_data() for form in self.forms if form.has_changed() and form.is_valid()]
+
+
+def member_formset_class(category: Category):
+    return forms.formset_factory(
+        MemberForm,
+        formset=BaseMemberFormSet,
+        extra=category.max_members - category.min_members,
+        min_num=category.min_members,
+        max_num=category.max_members,
+        validate_min=True,
+        validate_max=True,
+    )
+
+
+def member_formset(category: Category, data=None, initial=None):
+    return member_formset_class(category)(
+        data, initial=initial, prefix="members", category=category
+    )
+
+
+class EntryForm(forms.Form):
+    """What belongs to the entry as a whole."""
+
+    name = forms.CharField(
+        label=_("Name of the pair or team"),
+        max_length=200,
+        required=False,
+        help_text=_("Leave empty to use the members' names."),
+    )
+    adult_name = forms.CharField(
+        label=_("Accompanying adult"),
+        max_length=200,
+        required=False,
+        help_text=_("Required when a member is under %(age)s on the day of the championship."),
+    )
+    publish_consent = forms.BooleanField(required=False)
+
+    def __init__(self, *args, category: Category, **kwargs):
+        super().__init__(*args, **kwargs)
+        rules = category.championship.rules
+        if category.max_members == 1:
+            del self.fields["name"]
+        adult_age = rules.adult_required_below
+        if adult_age is None:
+            del self.fields["adult_name"]
+        else:
+            self.fields["adult_name"].help_text = self.fields["adult_name"].help_text % {
+                "age": adult_age
+            }
+        self.fields["publish_consent"].label = _(
+            "I agree that %(fields)s of the members may be published in entry and result lists."
+        ) % {"fields": published_fields_text(rules.published_fields)}
+
+
+def published_fields_text(fields) -> str:
+    names = {
+        "name": _("the name"),
+        "city": _("the home town"),
+        "nationality": _("the nationality"),
+        "age": _("the age"),
+    }
+    words = [str(names[field]) for field in fields]
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}

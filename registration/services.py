@@ -1,0 +1,483 @@
+"""Register, withdraw and promote entries: capacity, waiting list, eligibility and ages.
+
+Every function owns its transaction. Capacity is guarded by a row lock on the
+category (``SELECT … FOR UPDATE``), taken just before the count, so that a rush
+of sign-ups for the last places never confirms more entries than there are
+places, and the places go in arrival order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from championship.models import Category
+from championship.rules import eligibility
+from registration import notifications
+from registration.models import Entry, EntryMember, Person
+
+
+@dataclass(frozen=True)
+class MemberData:
+    """What a registrant gives for one member."""
+
+    name: str
+    email: str = ""
+    birth_date: date | None = None
+    city: str = ""
+    country: str = ""
+    citizenship: tuple[str, ...] = field(default_factory=tuple)
+    region: str = ""
+    years_in_region: int | None = None
+
+    def as_rules_member(self) -> eligibility.Member:
+        return eligibility.Member(
+            name=self.name,
+            birth_date=self.birth_date,
+            region=self.region,
+            years_in_region=self.years_in_region,
+            citizenship=tuple(code.upper() for code in self.citizenship),
+        )
+
+
+# Registration states of a category.
+OPEN = "open"
+FULL = "full"
+CLOSED = "closed"
+NOT_OPEN = "not_open"
+
+
+def registration_state(category: Category, *, now: datetime | None = None, confirmed=None) -> str:
+    """Return whether a category takes registrations: open, full, closed or not open yet."""
+    now = now or timezone.now()
+    championship = category.championship
+    if category.registration_opens_at and now < category.registration_opens_at:
+        return NOT_OPEN
+    if now >= championship.effective_registration_deadline():
+        return CLOSED
+    if category.capacity is not None:
+        if confirmed is None:
+            confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+        if confirmed >= category.capacity:
+            return FULL
+    return OPEN
+
+
+REASONS = {
+    eligibility.ELIGIBLE_EVERYONE: lambda rules: _("everyone takes part officially"),
+    eligibility.LIVES_IN_REGION: lambda rules: (
+        _("lives in %(region)s") % {"region": rules.eligibility_region}
+    ),
+    eligibility.LIVED_IN_REGION: lambda rules: (
+        _("lived in %(region)s for more than %(years)s years")
+        % {"region": rules.eligibility_region, "years": rules.eligibility_region_min_years}
+    ),
+    eligibility.NOT_IN_REGION: lambda rules: (
+        _("does not live in %(region)s and did not live there for more than %(years)s years")
+        % {"region": rules.eligibility_region, "years": rules.eligibility_region_min_years}
+    ),
+    eligibility.RESIDENCE_UNKNOWN: lambda rules: _("residence not given"),
+    eligibility.CITIZEN: lambda rules: (
+        _("is a citizen of %(country)s") % {"country": rules.eligibility_citizenship}
+    ),
+    eligibility.NOT_CITIZEN: lambda rules: (
+        _("is not a citizen of %(country)s") % {"country": rules.eligibility_citizenship}
+    ),
+    eligibility.CITIZENSHIP_UNKNOWN: lambda rules: _("citizenship not given"),
+}
+
+
+@dataclass(frozen=True)
+class OfficialityExplained:
+    """Whether an entry will be official, with a sentence a registrant understands."""
+
+    official: bool
+    summary: str
+    members: tuple[str, ...]
+
+
+def explain_officiality(category: Category, members: list[MemberData]) -> OfficialityExplained:
+    """Return whether an entry of ``members`` would be official, and why, in the active language."""
+    rules = category.championship.rules
+    result = eligibility.officiality(category.kind, [m.as_rules_member() for m in members], rules)
+    reasons = tuple(
+        f"{member.name or _('Member %(number)s') % {'number': index}}: "
+        f"{REASONS[each.reason](rules)}"
+        for index, (member, each) in enumerate(zip(members, result.members, strict=True), 1)
+    )
+    if result.official:
+        summary = _("The entry will be official.")
+    elif category.kind == "individual":
+        summary = _("The entry will be unofficial (hors concours).")
+    else:
+        summary = ngettext(
+            "The entry will be unofficial (hors concours): %(required)s eligible member is "
+            "needed, %(eligible)s given.",
+            "The entry will be unofficial (hors concours): %(required)s eligible members are "
+            "needed, %(eligible)s given.",
+            result.required_count,
+        ) % {"required": result.required_count, "eligible": result.eligible_count}
+    return OfficialityExplained(result.official, summary, reasons)
+
+
+def _member_errors(category: Category, members: list[MemberData], adult_name: str) -> dict:
+    """Return the problems of the members as form errors: ``{"members.N.field": [...]}``."""
+    championship = category.championship
+    rules = championship.rules
+    errors: dict[str, list[str]] = {}
+
+    def add(key, message):
+        errors.setdefault(key, []).append(message)
+
+    if not category.min_members <= len(members) <= category.max_members:
+        if category.min_members == category.max_members:
+            add(
+                "members",
+                ngettext(
+                    "An entry in this category has %(count)s member.",
+                    "An entry in this category has %(count)s members.",
+                    category.min_members,
+                )
+                % {"count": category.min_members},
+            )
+        else:
+            add(
+                "members",
+                _("An entry in this category has %(low)s to %(high)s members.")
+                % {"low": category.min_members, "high": category.max_members},
+            )
+    seen = {}
+    for index, member in enumerate(members):
+        if not member.name.strip():
+            add(f"members.{index}.name", _("Give the member's name."))
+        email = member.email.strip().lower()
+        if index == 0 and not email:
+            add(f"members.{index}.email", _("Give an e-mail address for the confirmation."))
+        if email:
+            if email in seen:
+                add(f"members.{index}.email", _("Two members cannot share an e-mail address."))
+            seen[email] = index
+    day = championship.local_date
+    for problem in eligibility.age_problems(
+        category.kind, [m.as_rules_member() for m in members], rules, day, adult_name=adult_name
+    ):
+        key = f"members.{problem.member}.birth_date"
+        if problem.code == eligibility.BELOW_MINIMUM_AGE:
+            add(
+                key,
+                _("The minimum age in this category is %(limit)s on the day of the championship.")
+                % {"limit": problem.limit},
+            )
+        elif problem.code == eligibility.ADULT_REQUIRED:
+            add(
+                "adult_name",
+                _(
+                    "%(name)s is under %(limit)s on the day of the championship: "
+                    "name the accompanying adult."
+                )
+                % {"name": members[problem.member].name or _("A member"), "limit": problem.limit},
+            )
+        else:
+            add(key, _("Give the birth date: this category has an age limit."))
+    return errors
+
+
+def _duplicate_entry_errors(category: Category, members: list[MemberData], *, exclude=None):
+    """Return errors for members already in another entry of the category (where the rules say)."""
+    if not category.championship.rules.one_entry_per_person_per_category:
+        return {}
+    errors = {}
+    taken = (
+        EntryMember.objects.filter(entry__category=category)
+        .exclude(entry__status=Entry.Status.WITHDRAWN)
+        .select_related("person")
+    )
+    if exclude is not None:
+        taken = taken.exclude(entry=exclude)
+    lookup = Q()
+    emails = [m.email.strip() for m in members if m.email.strip()]
+    for email in emails:
+        lookup |= Q(person__email__iexact=email)
+    if not emails:
+        return {}
+    registered = {membership.person.email.lower() for membership in taken.filter(lookup)}
+    for index, member in enumerate(members):
+        if member.email.strip().lower() in registered:
+            errors[f"members.{index}.email"] = [
+                _("%(email)s is already registered in this category: one entry per person.")
+                % {"email": member.email.strip()}
+            ]
+    return errors
+
+
+def validate_registration(
+    *,
+    category: Category,
+    members: list[MemberData],
+    adult_name: str = "",
+    now: datetime | None = None,
+) -> None:
+    """Raise ``ValidationError`` (a dict of field errors) when the registration is not allowed."""
+    errors = {}
+    state = registration_state(category, now=now, confirmed=0)
+    if state == CLOSED:
+        errors["__all__"] = [_("Registration for this category has closed.")]
+    elif state == NOT_OPEN:
+        errors["__all__"] = [_("Registration for this category has not opened yet.")]
+    errors.update(_member_errors(category, members, adult_name))
+    for key, messages in _duplicate_entry_errors(category, members).items():
+        errors.setdefault(key, []).extend(messages)
+    if errors:
+        raise ValidationError(errors)
+
+
+def _lock_category(category: Category) -> Category:
+    """Lock the category's row: the guard of its capacity and of the arrival order."""
+    return Category.objects.select_for_update().get(pk=category.pk)
+
+
+def _after_capacity_check() -> None:
+    """Do nothing; the concurrency test widens the race window here."""
+
+
+def entry_register(
+    *,
+    category: Category,
+    members: list[MemberData],
+    name: str = "",
+    publish_consent: bool = False,
+    adult_name: str = "",
+    language: str = "en",
+    now: datetime | None = None,
+) -> Entry:
+    """Register an entry: confirmed while there are places, then on the waiting list.
+
+    Raise ``ValidationError`` with field errors, saving nothing, when the rules
+    or the deadline do not allow it. The confirmation e-mail is sent once the
+    transaction has committed.
+    """
+    validate_registration(category=category, members=members, adult_name=adult_name, now=now)
+    championship = category.championship
+    with transaction.atomic():
+        locked = _lock_category(category)
+        # Checked again under the lock: a concurrent registration may have taken the person.
+        duplicates = _duplicate_entry_errors(locked, members)
+        if duplicates:
+            raise ValidationError(duplicates)
+        confirmed = locked.entries.filter(status=Entry.Status.CONFIRMED).count()
+        has_place = locked.capacity is None or confirmed < locked.capacity
+        _after_capacity_check()
+        arrived = timezone.now()
+        entry = Entry.objects.create(
+            category=locked,
+            name=(name.strip() or " & ".join(m.name.strip() for m in members))[:200],
+            status=Entry.Status.CONFIRMED if has_place else Entry.Status.WAITLISTED,
+            registered_at=arrived,
+            confirmed_at=arrived if has_place else None,
+            fee=locked.fee,
+            publish_consent=publish_consent,
+            adult_name=adult_name.strip(),
+            contact_email=members[0].email.strip(),
+            language=language,
+        )
+        for position, member in enumerate(members, start=1):
+            person = Person.objects.create(
+                championship=championship,
+                name=member.name.strip(),
+                email=member.email.strip(),
+                birth_date=member.birth_date,
+                city=member.city.strip(),
+                country=member.country.strip().upper(),
+                citizenship=[code.upper() for code in member.citizenship],
+                region=member.region.strip(),
+                years_in_region=member.years_in_region,
+                publish_consent=publish_consent,
+            )
+            EntryMember.objects.create(entry=entry, person=person, position=position)
+        transaction.on_commit(lambda: notifications.send_registered(entry.pk))
+    return entry
+
+
+def _promote_waiting(category: Category) -> list[Entry]:
+    """Confirm waitlisted entries, first come first served, while there are places."""
+    confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+    free = None if category.capacity is None else category.capacity - confirmed
+    waiting = category.entries.filter(status=Entry.Status.WAITLISTED).order_by(
+        "registered_at", "id"
+    )
+    if free is not None:
+        waiting = waiting[: max(free, 0)]
+    promoted = list(waiting)
+    now = timezone.now()
+    for entry in promoted:
+        entry.status = Entry.Status.CONFIRMED
+        entry.confirmed_at = now
+        entry.save(update_fields=["status", "confirmed_at", "updated_at"])
+        transaction.on_commit(lambda pk=entry.pk: notifications.send_promoted(pk))
+    return promoted
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry) -> list[Entry]:
+    """Withdraw an entry; a freed place goes to the first entry on the waiting list.
+
+    Return the entries promoted from the waiting list (told by e-mail).
+    """
+    category = _lock_category(entry.category)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status == Entry.Status.WITHDRAWN:
+        return []
+    was_confirmed = entry.status == Entry.Status.CONFIRMED
+    entry.status = Entry.Status.WITHDRAWN
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["status", "withdrawn_at", "updated_at"])
+    transaction.on_commit(lambda: notifications.send_withdrawn(entry.pk))
+    return _promote_waiting(category) if was_confirmed else []
+
+
+@transaction.atomic
+def category_set_capacity(*, category: Category, capacity: int | None) -> list[Entry]:
+    """Change a category's capacity; confirmed entries keep their place.
+
+    A larger capacity confirms waitlisted entries in arrival order; return them.
+    """
+    if capacity is not None and capacity < 0:
+        raise ValidationError({"capacity": [_("The capacity cannot be negative.")]})
+    locked = _lock_category(category)
+    locked.capacity = capacity
+    locked.save(update_fields=["capacity"])
+    category.capacity = capacity
+    return _promote_waiting(locked)
+
+
+@transaction.atomic
+def entry_promote(*, entry: Entry) -> Entry:
+    """Confirm a waitlisted entry by the organiser's decision, even beyond the capacity."""
+    _lock_category(entry.category)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != Entry.Status.WAITLISTED:
+        raise ValidationError(_("Only an entry on the waiting list can be promoted."))
+    entry.status = Entry.Status.CONFIRMED
+    entry.confirmed_at = timezone.now()
+    entry.save(update_fields=["status", "confirmed_at", "updated_at"])
+    transaction.on_commit(lambda: notifications.send_promoted(entry.pk))
+    return entry
+
+
+def member_data_of(person: Person) -> MemberData:
+    """Return a stored person as registration data."""
+    citizenship = person.citizenship if isinstance(person.citizenship, list) else []
+    return MemberData(
+        name=person.name,
+        email=person.email,
+        birth_date=person.birth_date,
+        city=person.city,
+        country=person.country,
+        citizenship=tuple(citizenship),
+        region=person.region,
+        years_in_region=person.years_in_region,
+    )
+
+
+@transaction.atomic
+def entry_update_details(
+    *,
+    entry: Entry,
+    members: list[MemberData],
+    name: str = "",
+    adult_name: str = "",
+    publish_consent: bool = False,
+) -> Entry:
+    """Correct an entry's details and its members'; the same rules as at registration.
+
+    The entry keeps its status and its place in the queue.
+    """
+    category = entry.category
+    errors = _member_errors(category, members, adult_name)
+    for key, messages in _duplicate_entry_errors(category, members, exclude=entry).items():
+        errors.setdefault(key, []).extend(messages)
+    if errors:
+        raise ValidationError(errors)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    memberships = list(entry.memberships.select_related("person").order_by("position"))
+    for position, member in enumerate(members, start=1):
+        values = {
+            "name": member.name.strip(),
+            "email": member.email.strip(),
+            "birth_date": member.birth_date,
+            "city": member.city.strip(),
+            "country": member.country.strip().upper(),
+            "citizenship": [code.upper() for code in member.citizenship],
+            "region": member.region.strip(),
+            "years_in_region": member.years_in_region,
+            "publish_consent": publish_consent,
+        }
+        if position <= len(memberships):
+            person = memberships[position - 1].person
+            for attribute, value in values.items():
+                setattr(person, attribute, value)
+            person.save()
+        else:
+            person = Person.objects.create(championship=category.championship, **values)
+            EntryMember.objects.create(entry=entry, person=person, position=position)
+    for membership in memberships[len(members) :]:
+        person = membership.person
+        membership.delete()
+        if not person.memberships.exists():
+            person.delete()
+    entry.name = (name.strip() or " & ".join(m.name.strip() for m in members))[:200]
+    entry.adult_name = adult_name.strip()
+    entry.publish_consent = publish_consent
+    entry.contact_email = members[0].email.strip()
+    entry.save()
+    return entry
+
+
+@transaction.atomic
+def entry_check_in(*, entry: Entry, undo: bool = False) -> Entry:
+    """Check a confirmed entry in on the day (or take the check-in back)."""
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != Entry.Status.CONFIRMED:
+        raise ValidationError(_("Only a confirmed entry can be checked in."))
+    entry.checked_in_at = None if undo else (entry.checked_in_at or timezone.now())
+    entry.save(update_fields=["checked_in_at", "updated_at"])
+    return entry
+
+
+@transaction.atomic
+def entry_mark_walkover(*, entry: Entry, reason: str, undo: bool = False) -> Entry:
+    """Mark a confirmed entry as a walk-over (no-show, no check-in in time), with a reason."""
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if undo:
+        entry.walkover_at, entry.walkover_reason = None, ""
+    else:
+        if not reason.strip():
+            raise ValidationError({"reason": [_("Give a reason for the walk-over.")]})
+        if entry.status != Entry.Status.CONFIRMED:
+            raise ValidationError(_("Only a confirmed entry can be marked as a walk-over."))
+        entry.walkover_at = entry.walkover_at or timezone.now()
+        entry.walkover_reason = reason.strip()
+    entry.save(update_fields=["walkover_at", "walkover_reason", "updated_at"])
+    return entry
+
+
+@transaction.atomic
+def entry_set_payment(*, entry: Entry, status: str, reference: str | None = None) -> Entry:
+    """Record an entry's payment status and, optionally, its payment reference."""
+    if status not in Entry.Payment.values:
+        raise ValidationError({"payment_status": [_("Unknown payment status.")]})
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry.payment_status = status
+    fields = ["payment_status", "updated_at"]
+    if reference is not None:
+        entry.payment_reference = reference.strip()
+        fields.append("payment_reference")
+    entry.save(update_fields=fields)
+    return entry

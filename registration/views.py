@@ -1,0 +1,210 @@
+"""Public registration, the officiality check as the form is filled, and the private manage page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from championship.models import Category, Seat
+from championship.permissions import get_championship
+from registration import services
+from registration.forms import EntryForm, member_formset
+from registration.models import Entry
+from results.models import Result
+
+
+def _category(request, slug, category):
+    championship = get_championship(request, slug)
+    return get_object_or_404(
+        Category.objects.select_related("championship"), championship=championship, key=category
+    )
+
+
+def _apply_errors(error: ValidationError, entry_form, formset) -> None:
+    """Put a service's field errors (``members.N.field``) on the forms they belong to."""
+    for key, messages_ in error.message_dict.items():
+        for message in messages_:
+            if key.startswith("members."):
+                _members, index, field = key.split(".")
+                form = formset.forms[int(index)]
+                form.add_error(field if field in form.fields else None, message)
+            elif key == "members":
+                formset._non_form_errors.append(message)
+            elif key in entry_form.fields:
+                entry_form.add_error(key, message)
+            else:
+                entry_form.add_error(None, message)
+
+
+def _context(category, entry_form, formset, explained=None):
+    confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+    return {
+        "category": category,
+        "championship": category.championship,
+        "rules": category.championship.rules,
+        "entry_form": entry_form,
+        "formset": formset,
+        "explained": explained,
+        "state": services.registration_state(category, confirmed=confirmed),
+        "deadline": category.championship.effective_registration_deadline(),
+        "places_left": None if category.capacity is None else max(category.capacity - confirmed, 0),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def register(request, slug, category):
+    """Register an entry in a category."""
+    category = _category(request, slug, category)
+    if request.method == "POST":
+        entry_form = EntryForm(request.POST, category=category)
+        formset = member_formset(category, request.POST)
+        if entry_form.is_valid() and formset.is_valid():
+            try:
+                entry = services.entry_register(
+                    category=category,
+                    members=formset.members(),
+                    name=entry_form.cleaned_data.get("name", ""),
+                    adult_name=entry_form.cleaned_data.get("adult_name", ""),
+                    publish_consent=entry_form.cleaned_data["publish_consent"],
+                    language=get_language(),
+                )
+            except ValidationError as error:
+                _apply_errors(error, entry_form, formset)
+            else:
+                if entry.status == Entry.Status.CONFIRMED:
+                    messages.success(
+                        request, _("Your entry is confirmed. We have sent you an e-mail.")
+                    )
+                else:
+                    messages.info(
+                        request,
+                        _(
+                            "The category is full: your entry is on the waiting list. "
+                            "We will e-mail you as soon as a place is free."
+                        ),
+                    )
+                return redirect(
+                    "registration:manage", slug=category.championship.slug, token=entry.manage_token
+                )
+    else:
+        entry_form = EntryForm(category=category)
+        formset = member_formset(category)
+    return render(request, "registration/register.html", _context(category, entry_form, formset))
+
+
+@require_POST
+def check(request, slug, category):
+    """Tell, as the form is filled, whether the entry will be official, and why (HTMX)."""
+    category = _category(request, slug, category)
+    formset = member_formset(category, request.POST)
+    members = []
+    for form in formset.forms:
+        # A half-filled form is still worth a verdict: use whatever fields are valid so far.
+        form.is_valid()
+        if form.cleaned_data.get("name"):
+            members.append(form.member_data())
+    explained = services.explain_officiality(category, members) if members else None
+    return render(
+        request,
+        "registration/register.html#officiality",
+        {"explained": explained, "category": category},
+    )
+
+
+def _entry_by_token(request, slug, token) -> Entry:
+    entry = (
+        Entry.objects.select_related("category__championship")
+        .filter(manage_token=token, category__championship__slug=slug)
+        .first()
+    )
+    if entry is None:
+        raise Http404(_("This link does not lead to an entry. Check the link in your e-mail."))
+    return entry
+
+
+@require_http_methods(["GET", "POST"])
+def manage(request, slug, token):
+    """Show an entrant their entry: status, fee, seat, results; correct details; withdraw."""
+    entry = _entry_by_token(request, slug, token)
+    category = entry.category
+    members = list(entry.members.order_by("memberships__position"))
+    initial = [
+        {
+            "name": m.name,
+            "email": m.email,
+            "birth_date": m.birth_date,
+            "city": m.city,
+            "country": m.country,
+            "citizenship": (m.citizenship or [""])[0],
+            "region": m.region,
+            "years_in_region": m.years_in_region,
+        }
+        for m in members
+    ]
+    entry_initial = {
+        "name": entry.name,
+        "adult_name": entry.adult_name,
+        "publish_consent": entry.publish_consent,
+    }
+    editable = entry.status != Entry.Status.WITHDRAWN and services.registration_state(
+        category, confirmed=0
+    ) in (services.OPEN, services.FULL)
+    if request.method == "POST" and editable:
+        entry_form = EntryForm(request.POST, category=category, initial=entry_initial)
+        formset = member_formset(category, request.POST, initial=initial)
+        if entry_form.is_valid() and formset.is_valid():
+            try:
+                services.entry_update_details(
+                    entry=entry,
+                    members=formset.members(),
+                    name=entry_form.cleaned_data.get("name", ""),
+                    adult_name=entry_form.cleaned_data.get("adult_name", ""),
+                    publish_consent=entry_form.cleaned_data["publish_consent"],
+                )
+            except ValidationError as error:
+                _apply_errors(error, entry_form, formset)
+            else:
+                messages.success(request, _("Your details are saved."))
+                return redirect("registration:manage", slug=slug, token=token)
+    else:
+        entry_form = EntryForm(category=category, initial=entry_initial)
+        formset = member_formset(category, initial=initial)
+    seats = Seat.objects.filter(entry=entry).select_related("heat__round", "table")
+    results = Result.objects.filter(entry=entry).select_related("round").order_by("round__order")
+    return render(
+        request,
+        "registration/manage.html",
+        {
+            "entry": entry,
+            "category": category,
+            "championship": category.championship,
+            "members": members,
+            "entry_form": entry_form,
+            "formset": formset,
+            "editable": editable,
+            "seats": seats,
+            "results": results,
+            "explained": services.explain_officiality(
+                category, [services.member_data_of(m) for m in members]
+            ),
+        },
+    )
+
+
+@require_POST
+def withdraw(request, slug, token):
+    """Withdraw an entry, after the entrant confirmed it."""
+    entry = _entry_by_token(request, slug, token)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Tick the box to confirm that you want to withdraw."))
+    elif entry.status == Entry.Status.WITHDRAWN:
+        messages.info(request, _("This entry was already withdrawn."))
+    else:
+        services.entry_withdraw(entry=entry)
+        messages.success(request, _("Your entry is withdrawn. We have sent you an e-mail."))
+    return redirect("registration:manage", slug=slug, token=token)
