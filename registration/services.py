@@ -223,10 +223,14 @@ def validate_registration(
     members: list[MemberData],
     adult_name: str = "",
     now: datetime | None = None,
+    enforce_deadline: bool = True,
 ) -> None:
-    """Raise ``ValidationError`` (a dict of field errors) when the registration is not allowed."""
+    """Raise ``ValidationError`` (a dict of field errors) when the registration is not allowed.
+
+    An organiser (``enforce_deadline=False``) may register outside the registration period.
+    """
     errors = {}
-    state = registration_state(category, now=now, confirmed=0)
+    state = registration_state(category, now=now, confirmed=0) if enforce_deadline else OPEN
     if state == CLOSED:
         errors["__all__"] = [_("Registration for this category has closed.")]
     elif state == NOT_OPEN:
@@ -256,14 +260,22 @@ def entry_register(
     adult_name: str = "",
     language: str = "en",
     now: datetime | None = None,
+    enforce_deadline: bool = True,
+    send_mail: bool = True,
 ) -> Entry:
     """Register an entry: confirmed while there are places, then on the waiting list.
 
     Raise ``ValidationError`` with field errors, saving nothing, when the rules
     or the deadline do not allow it. The confirmation e-mail is sent once the
-    transaction has committed.
+    transaction has committed (unless ``send_mail`` is off, as for an import).
     """
-    validate_registration(category=category, members=members, adult_name=adult_name, now=now)
+    validate_registration(
+        category=category,
+        members=members,
+        adult_name=adult_name,
+        now=now,
+        enforce_deadline=enforce_deadline,
+    )
     championship = category.championship
     with transaction.atomic():
         locked = _lock_category(category)
@@ -301,7 +313,8 @@ def entry_register(
                 publish_consent=publish_consent,
             )
             EntryMember.objects.create(entry=entry, person=person, position=position)
-        transaction.on_commit(lambda: notifications.send_registered(entry.pk))
+        if send_mail:
+            transaction.on_commit(lambda: notifications.send_registered(entry.pk))
     return entry
 
 
