@@ -22,7 +22,9 @@ def new_token() -> str:
 
 
 # First path segments that belong to the application, not to a championship.
-RESERVED_SLUGS = frozenset({"admin", "accounts", "api", "health", "i18n", "media", "static", "t"})
+RESERVED_SLUGS = frozenset(
+    {"admin", "accounts", "api", "health", "i18n", "import", "media", "static", "t"}
+)
 
 
 def validate_slug_not_reserved(value: str) -> None:

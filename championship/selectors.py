@@ -1,9 +1,10 @@
 """Read the championship's data for pages and the API (no writes here)."""
 
 from django.db.models import Count, Prefetch, Q
+from django.utils import timezone
 
 from championship.models import Category, Championship, Heat, Round
-from registration.models import Entry
+from registration.models import Entry, Person
 
 
 def public_championships():
@@ -40,3 +41,82 @@ def confirmed_entries(category: Category):
         .prefetch_related("members")
         .order_by("registered_at", "id")
     )
+
+
+# Registration states of a category.
+OPEN = "open"
+FULL = "full"
+CLOSED = "closed"
+NOT_OPEN = "not_open"
+
+
+def registration_state(category: Category, *, now=None, confirmed: int | None = None) -> str:
+    """Return whether a category takes registrations: open, full, closed or not_open.
+
+    ``closed``: the championship's registration deadline has passed; ``not_open``:
+    before the category's ``registration_opens_at``; ``full``: its capacity of
+    confirmed entries is reached, so new entries go on the waiting list; ``open``
+    otherwise. The confirmed count is taken from ``confirmed``, else from a
+    ``confirmed_count`` annotation (``categories_with_counts``), else counted.
+    """
+    if now is None:
+        now = timezone.now()
+    if now >= category.championship.effective_registration_deadline():
+        return CLOSED
+    if category.registration_opens_at is not None and now < category.registration_opens_at:
+        return NOT_OPEN
+    if category.capacity is not None:
+        if confirmed is None:
+            confirmed = getattr(category, "confirmed_count", None)
+        if confirmed is None:
+            confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+        if confirmed >= category.capacity:
+            return FULL
+    return OPEN
+
+
+def public_entry_lists(championship):
+    """Return each category with its confirmed entries as the public may see them.
+
+    Only entries whose members consented show names, and only the fields the
+    preset publishes (name; home town or nationality; age on the championship's
+    date). Each entry says whether it is official. A fixed number of queries.
+    """
+    from championship.rules.eligibility import age_on, officiality
+    from results.services import member_of
+
+    rules = championship.rules
+    published = set(rules.published_fields)
+    day = championship.local_date
+    categories = list(categories_with_counts(championship))
+    entries = (
+        Entry.objects.filter(category__in=categories, status=Entry.Status.CONFIRMED)
+        .prefetch_related(
+            Prefetch("members", queryset=Person.objects.order_by("memberships__position"))
+        )
+        .order_by("registered_at", "id")
+    )
+    by_category: dict[int, list] = {category.pk: [] for category in categories}
+    kinds = {category.pk: category.kind for category in categories}
+    for entry in entries:
+        members = list(entry.members.all())
+        official = officiality(kinds[entry.category_id], [member_of(m) for m in members], rules)
+        row = {"official": official.official, "name": None, "members": []}
+        if entry.publish_consent:
+            row["name"] = entry.name
+            row["members"] = [
+                {
+                    "name": member.name,
+                    "city": member.city if "city" in published else "",
+                    "nationality": member.country if "nationality" in published else "",
+                    "age": age_on(member.birth_date, day)
+                    if "age" in published and member.birth_date
+                    else None,
+                }
+                for member in members
+            ]
+        by_category[entry.category_id].append(row)
+    for category in categories:
+        category.public_entries = by_category[category.pk]
+        category.registration_state = registration_state(category)
+    return categories

@@ -24,9 +24,7 @@ def home(request):
 def detail(request, slug):
     """Show a championship: categories, schedule and entry lists."""
     championship = get_championship(request, slug)
-    categories = list(selectors.categories_with_counts(championship))
-    for category in categories:
-        category.confirmed = list(selectors.confirmed_entries(category))
+    categories = selectors.public_entry_lists(championship)
     return render(
         request,
         "championship/detail.html",

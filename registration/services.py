@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 
 from championship.models import Category
 from championship.rules import eligibility
+from championship.selectors import CLOSED, NOT_OPEN, OPEN, registration_state
 from registration import notifications
 from registration.models import Entry, EntryMember, Person
 
@@ -45,29 +46,6 @@ class MemberData:
             years_in_region=self.years_in_region,
             citizenship=tuple(code.upper() for code in self.citizenship),
         )
-
-
-# Registration states of a category.
-OPEN = "open"
-FULL = "full"
-CLOSED = "closed"
-NOT_OPEN = "not_open"
-
-
-def registration_state(category: Category, *, now: datetime | None = None, confirmed=None) -> str:
-    """Return whether a category takes registrations: open, full, closed or not open yet."""
-    now = now or timezone.now()
-    championship = category.championship
-    if category.registration_opens_at and now < category.registration_opens_at:
-        return NOT_OPEN
-    if now >= championship.effective_registration_deadline():
-        return CLOSED
-    if category.capacity is not None:
-        if confirmed is None:
-            confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
-        if confirmed >= category.capacity:
-            return FULL
-    return OPEN
 
 
 REASONS = {

@@ -10,6 +10,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from championship import selectors
 from championship.models import Category, Seat
 from championship.permissions import get_championship
 from registration import services
@@ -50,7 +51,7 @@ def _context(category, entry_form, formset, explained=None):
         "entry_form": entry_form,
         "formset": formset,
         "explained": explained,
-        "state": services.registration_state(category, confirmed=confirmed),
+        "state": selectors.registration_state(category, confirmed=confirmed),
         "deadline": category.championship.effective_registration_deadline(),
         "places_left": None if category.capacity is None else max(category.capacity - confirmed, 0),
     }
@@ -151,9 +152,9 @@ def manage(request, slug, token):
         "adult_name": entry.adult_name,
         "publish_consent": entry.publish_consent,
     }
-    editable = entry.status != Entry.Status.WITHDRAWN and services.registration_state(
+    editable = entry.status != Entry.Status.WITHDRAWN and selectors.registration_state(
         category, confirmed=0
-    ) in (services.OPEN, services.FULL)
+    ) in (selectors.OPEN, selectors.FULL)
     if request.method == "POST" and editable:
         entry_form = EntryForm(request.POST, category=category, initial=entry_initial)
         formset = member_formset(category, request.POST, initial=initial)

@@ -6,6 +6,7 @@ import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
 
+from championship import selectors
 from championship.models import Category
 from registration import services
 from registration.models import Entry, Person
@@ -73,7 +74,7 @@ def test_registration_closes_5_days_before_the_start_under_rogaland(individual):
     with pytest.raises(ValidationError) as caught:
         register(individual, [member("Late")], now=deadline)
     assert "closed" in errors_of(caught)["__all__"][0]
-    assert services.registration_state(individual, now=deadline) == services.CLOSED
+    assert selectors.registration_state(individual, now=deadline) == selectors.CLOSED
 
 
 def test_sm_closes_at_the_organisers_deadline(sm):
