@@ -98,9 +98,7 @@ def round_standings(round_: Round) -> dict:
     if cached is not None:
         return cached
     results = _unplaced_last(list(standings_queryset(round_)))
-    tables = dict(
-        Seat.objects.filter(round=round_).values_list("entry_id", "table__number")
-    )
+    tables = dict(Seat.objects.filter(round=round_).values_list("entry_id", "table__number"))
     standings = {
         "round": round_.key,
         "version": round_.version,

@@ -1,8 +1,37 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
+from championship.api import views
+
 app_name = "api"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("championships/", views.ChampionshipListView.as_view(), name="championship-list"),
+    # Before the championship's own paths, which would take "import" for a slug.
+    path(
+        "championships/import/",
+        views.ChampionshipImportView.as_view(),
+        name="championship-import",
+    ),
+    path(
+        "championships/<slug:championship_slug>/",
+        views.ChampionshipDetailView.as_view(),
+        name="championship-detail",
+    ),
+    path(
+        "championships/<slug:championship_slug>/rounds/<slug:round_key>/results/",
+        views.RoundResultsView.as_view(),
+        name="round-results",
+    ),
+    path(
+        "championships/<slug:championship_slug>/categories/<slug:category_key>/entries/",
+        views.EntryRegisterView.as_view(),
+        name="entry-register",
+    ),
+    path(
+        "championships/<slug:championship_slug>/export/",
+        views.ChampionshipExportView.as_view(),
+        name="championship-export",
+    ),
 ]

@@ -47,11 +47,12 @@ class Advance:
             )
         for field in ("overall", "per_heat", "best_remaining"):
             value = getattr(self, field)
+            least = 1 if field == "overall" else 0
             if value is not None and (
-                not isinstance(value, int) or isinstance(value, bool) or value < 0
+                not isinstance(value, int) or isinstance(value, bool) or value < least
             ):
                 raise AdvancementError(
-                    field, "invalid", f"must be a whole number ≥ 0, not {value!r}"
+                    field, "invalid", f"must be a whole number ≥ {least}, not {value!r}"
                 )
 
     @classmethod

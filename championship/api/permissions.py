@@ -1,0 +1,32 @@
+"""Who may call which endpoint: DRF permission classes over ``championship.permissions``."""
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework.permissions import BasePermission
+
+from championship.models import Championship, ChampionshipRole
+from championship.permissions import has_role
+
+
+class IsChampionshipOrganiser(BasePermission):
+    """Let organisers of the championship (and superusers) in; anonymous users get 401.
+
+    The view calls ``check_object_permissions`` with the championship.
+    """
+
+    message = _("Only the championship's organisers may do this.")
+
+    def has_permission(self, request, view):
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request, view, obj: Championship):
+        return has_role(request.user, obj, ChampionshipRole.Role.ORGANISER)
+
+
+class IsSuperuser(BasePermission):
+    """Let superusers in; anonymous users get 401, everybody else 403."""
+
+    message = _("Only a superuser may do this.")
+
+    def has_permission(self, request, view):
+        user = request.user
+        return bool(user and user.is_authenticated and user.is_active and user.is_superuser)

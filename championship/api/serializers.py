@@ -1,0 +1,324 @@
+"""What the API shows of a championship, and the shapes its schema documents.
+
+Read-only: the views call selectors and services; nothing here writes. Public
+serializers name their fields one by one, so that no field of a person can slip
+into a public answer.
+"""
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from championship import selectors
+from championship.models import Category, Championship, Heat, Round
+from results.models import Result
+
+DETAIL_VIEW = "api:championship-detail"
+LOOKUP_KWARG = "championship_slug"
+
+
+class ChampionshipSerializer(serializers.ModelSerializer):
+    """A championship, with the address of its detail in the API."""
+
+    url = serializers.HyperlinkedIdentityField(
+        view_name=DETAIL_VIEW, lookup_field="slug", lookup_url_kwarg=LOOKUP_KWARG
+    )
+
+    class Meta:
+        model = Championship
+        fields = [
+            "slug",
+            "name",
+            "ruleset",
+            "starts_at",
+            "timezone",
+            "venue",
+            "currency",
+            "language",
+            "url",
+        ]
+        read_only_fields = fields
+
+
+class CategorySerializer(serializers.ModelSerializer):
+    """A category with its capacity, counts, fee and registration state."""
+
+    # Reads the annotations of selectors.categories_with_counts plus ``puzzle_revealed``,
+    # and ``now`` from the context.
+
+    name = serializers.CharField(source="display_name")
+    confirmed_count = serializers.IntegerField()
+    waitlisted_count = serializers.IntegerField()
+    fee = serializers.DecimalField(max_digits=8, decimal_places=2)
+    currency = serializers.CharField(source="championship.currency")
+    registration_state = serializers.SerializerMethodField()
+    puzzle_brand = serializers.SerializerMethodField()
+    puzzle_motif = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Category
+        fields = [
+            "key",
+            "kind",
+            "name",
+            "min_members",
+            "max_members",
+            "pieces",
+            "time_limit_minutes",
+            "capacity",
+            "confirmed_count",
+            "waitlisted_count",
+            "fee",
+            "currency",
+            "registration_opens_at",
+            "registration_state",
+            "puzzle_brand",
+            "puzzle_motif",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=[
+                ("open", "Open"),
+                ("full", "Capacity reached: new entries go on the waiting list"),
+                ("closed", "The registration deadline has passed"),
+                ("not_open", "Before registration_opens_at"),
+            ]
+        )
+    )
+    def get_registration_state(self, category: Category) -> str:
+        return selectors.registration_state(category, now=self.context.get("now"))
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="Null until the first heat of the category starts, or when not given.",
+        )
+    )
+    def get_puzzle_brand(self, category: Category):
+        return (category.puzzle_brand or None) if category.puzzle_revealed else None
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="Null until the first heat of the category starts, or when not given.",
+        )
+    )
+    def get_puzzle_motif(self, category: Category):
+        return (category.puzzle_motif or None) if category.puzzle_revealed else None
+
+
+class HeatSerializer(serializers.ModelSerializer):
+    """A heat of a round: entries that puzzle at the same time."""
+
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Heat
+        fields = ["key", "name", "state", "scheduled_start", "started_at"]
+        read_only_fields = fields
+
+    def get_name(self, heat: Heat) -> str:
+        return heat.name or heat.key
+
+
+class AdvanceSerializer(serializers.Serializer):
+    """A round's advancement as in the interchange format; ``{}`` when nobody advances."""
+
+    overall = serializers.IntegerField(required=False)
+    per_heat = serializers.IntegerField(required=False)
+    best_remaining = serializers.IntegerField(required=False)
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    """A round of a category, with its heats."""
+
+    # Reads the category selected and the heats prefetched (selectors.rounds_with_heats).
+
+    name = serializers.CharField(source="display_name")
+    category = serializers.CharField(source="category.key")
+    time_limit_minutes = serializers.IntegerField(source="effective_time_limit_minutes")
+    advance = AdvanceSerializer(source="advance_settings")
+    heats = HeatSerializer(many=True)
+    results_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = [
+            "key",
+            "name",
+            "category",
+            "stage",
+            "state",
+            "version",
+            "time_limit_minutes",
+            "advance",
+            "heats",
+            "results_url",
+        ]
+        read_only_fields = fields
+
+    def get_results_url(self, round_: Round) -> str:
+        path = reverse(
+            "api:round-results",
+            kwargs={LOOKUP_KWARG: self.context["championship"].slug, "round_key": round_.key},
+        )
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request else path
+
+
+class ChampionshipDetailSerializer(ChampionshipSerializer):
+    """A championship with its categories, and its rounds in schedule order."""
+
+    # The categories and rounds come from the context, read by the view in constant queries.
+
+    registration_deadline = serializers.DateTimeField(source="effective_registration_deadline")
+    categories = serializers.SerializerMethodField()
+    rounds = serializers.SerializerMethodField()
+
+    class Meta(ChampionshipSerializer.Meta):
+        fields = [
+            *ChampionshipSerializer.Meta.fields,
+            "address",
+            "registration_deadline",
+            "categories",
+            "rounds",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(CategorySerializer(many=True))
+    def get_categories(self, championship: Championship):
+        return CategorySerializer(self.context["categories"], many=True, context=self.context).data
+
+    @extend_schema_field(RoundSerializer(many=True))
+    def get_rounds(self, championship: Championship):
+        return RoundSerializer(self.context["rounds"], many=True, context=self.context).data
+
+
+# The shapes below only document answers that are built elsewhere.
+
+
+class StandingEntrySerializer(serializers.Serializer):
+    """An entry as the public sees it."""
+
+    id = serializers.CharField(help_text="The entry's id, as in the interchange format.")
+    name = serializers.CharField(
+        allow_null=True, help_text="Null unless the entry consented to publication."
+    )
+    members = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The members' names; empty unless the entry consented to publication.",
+    )
+
+
+class StandingRowSerializer(serializers.Serializer):
+    """An entry's result: where it sat, the judges' inputs and what the rules made of them."""
+
+    entry = StandingEntrySerializer()
+    heat = serializers.CharField(help_text="The heat's key.")
+    table = serializers.IntegerField(allow_null=True, help_text="The table's number.")
+    time = serializers.CharField(allow_null=True, help_text="H:MM:SS, before penalties.")
+    missing_found = serializers.IntegerField()
+    missing_lost = serializers.IntegerField()
+    adjacent_missing = serializers.BooleanField()
+    last_piece_time = serializers.CharField(allow_null=True, help_text="H:MM:SS.")
+    pieces_placed = serializers.IntegerField(allow_null=True)
+    incorrect = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=Result.Status.choices)
+    place = serializers.IntegerField(allow_null=True)
+    official_place = serializers.IntegerField(allow_null=True)
+    official = serializers.BooleanField()
+    outcome = serializers.ChoiceField(
+        choices=Result.Outcome.choices,
+        allow_null=True,
+        help_text="Null while the entry is still puzzling.",
+    )
+    final_seconds = serializers.IntegerField(allow_null=True)
+    penalty_seconds = serializers.IntegerField()
+    counted_pieces = serializers.IntegerField(allow_null=True)
+    qualified = serializers.BooleanField()
+    prize = serializers.IntegerField(allow_null=True, help_text="1, 2, 3 or null.")
+
+
+class RoundStandingsSerializer(serializers.Serializer):
+    """The standings of a round, all heats together, in place order."""
+
+    round = serializers.CharField(help_text="The round's key.")
+    version = serializers.IntegerField(help_text="Changes whenever the results change.")
+    # A plain string: a second enum named "state" would collide in the schema's enum names.
+    state = serializers.CharField(help_text="The round's state, as in the championship's rounds.")
+    rows = StandingRowSerializer(many=True)
+
+
+class ImportQuerySerializer(serializers.Serializer):
+    replace = serializers.BooleanField(
+        required=False, default=False, help_text="Replace a championship with the same slug."
+    )
+
+
+class ImportedSerializer(serializers.Serializer):
+    """The championship an import created or replaced."""
+
+    slug = serializers.SlugField()
+    url = serializers.URLField(help_text="The championship's address in the API.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class DocumentErrorSerializer(serializers.Serializer):
+    """Why an interchange document was refused."""
+
+    path = serializers.CharField(help_text='Where in the document, e.g. "persons[3].email".')
+    detail = serializers.CharField()
+
+
+class MemberInputSerializer(serializers.Serializer):
+    """One member of a registration, as the form asks for it."""
+
+    name = serializers.CharField(max_length=200, allow_blank=True)
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    birth_date = serializers.DateField(required=False, allow_null=True, default=None)
+    city = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
+    citizenship = serializers.JSONField(required=False, default=list)
+    region = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    years_in_region = serializers.IntegerField(
+        min_value=0, max_value=120, required=False, allow_null=True, default=None
+    )
+
+    def validate_country(self, value):
+        if value and not (len(value) == 2 and value.isalpha()):
+            raise serializers.ValidationError(_("Give a two-letter country code, e.g. NO."))
+        return value.upper()
+
+    def validate_citizenship(self, value):
+        codes = [value] if isinstance(value, str) else value
+        if not isinstance(codes, list) or not all(
+            isinstance(code, str) and len(code) == 2 and code.isalpha() for code in codes
+        ):
+            raise serializers.ValidationError(
+                _('Give two-letter country codes, e.g. "SE" or ["SE", "FI"].')
+            )
+        return [code.upper() for code in codes if code]
+
+
+class RegistrationInputSerializer(serializers.Serializer):
+    """A registration: the entry's name, its members, consent and the accompanying adult."""
+
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    members = MemberInputSerializer(many=True, allow_empty=False)
+    publish_consent = serializers.BooleanField(required=False, default=False)
+    adult_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class RegisteredSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    status = serializers.ChoiceField(choices=["confirmed", "waitlisted"])
+    official = serializers.BooleanField()
+    fee = serializers.DecimalField(max_digits=8, decimal_places=2)
+    currency = serializers.CharField()
+    manage_url = serializers.URLField()

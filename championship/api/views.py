@@ -1,0 +1,385 @@
+"""REST API, version 1: championships, live results, and the interchange document.
+
+Views are thin: they read through selectors, call services, and leave the shape
+to ``serializers``. The URL keyword is ``championship_slug`` rather than
+``slug`` on purpose: ``ChampionshipMiddleware`` resolves every view with a
+``slug`` keyword with a query of its own, and the polled results endpoint has to
+answer a conditional request with a single query.
+"""
+
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Exists, OuterRef
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import parse_etags
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import NotFound
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from championship import selectors
+from championship.api import exceptions, serializers
+from championship.api.permissions import IsChampionshipOrganiser, IsSuperuser
+from championship.models import Category, Championship, Heat, Round
+from registration import services as registration_services
+from registration.notifications import manage_url
+from registration.services import MemberData
+from results.selectors import round_standings
+
+TAG = "championships"
+
+NOT_FOUND = OpenApiResponse(serializers.ErrorSerializer, description="Unknown championship.")
+UNAUTHENTICATED = OpenApiResponse(
+    serializers.ErrorSerializer, description="Not authenticated (a token or a session is needed)."
+)
+FORBIDDEN = OpenApiResponse(serializers.ErrorSerializer, description="Missing rights.")
+SLUG = OpenApiParameter(
+    "championship_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The slug."
+)
+CATEGORY = OpenApiParameter(
+    "category_key",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    description="The category's key, e.g. individual, pair or team.",
+)
+ROUND = OpenApiParameter(
+    "round_key",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    description="The round's key, unique in the championship, e.g. individual-final.",
+)
+
+
+class ApiView(APIView):
+    """The base of the API's views: token before session, and the API's own error answers.
+
+    With the token first, an anonymous request to a protected endpoint gets
+    401 with ``WWW-Authenticate: Token`` rather than 403.
+    """
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [AllowAny]
+
+    def get_exception_handler(self):
+        return exceptions.exception_handler
+
+
+class PublicApiView(ApiView):
+    """The base of the public, read-only views: the answer is the same for everyone.
+
+    Nothing is authenticated: a browser's session would cost two queries per
+    request (session and user), and the polled results must answer a conditional
+    request with one.
+    """
+
+    authentication_classes = []
+
+
+def get_championship(slug: str) -> Championship:
+    return get_object_or_404(Championship, slug=slug)
+
+
+def slug_taken(slug) -> bool:
+    return isinstance(slug, str) and Championship.objects.filter(slug=slug).exists()
+
+
+def detail_url(request, slug: str) -> str:
+    return request.build_absolute_uri(
+        reverse("api:championship-detail", kwargs={"championship_slug": slug})
+    )
+
+
+class ChampionshipListView(PublicApiView):
+    @extend_schema(
+        tags=[TAG],
+        summary="List the publicly listed championships",
+        description="The championships listed publicly, the latest start first.",
+        responses=serializers.ChampionshipSerializer(many=True),
+    )
+    def get(self, request):
+        championships = selectors.public_championships()
+        return Response(
+            serializers.ChampionshipSerializer(
+                championships, many=True, context={"request": request}
+            ).data
+        )
+
+
+class ChampionshipDetailView(PublicApiView):
+    @extend_schema(
+        tags=[TAG],
+        summary="Show a championship: its categories, and its rounds with their heats",
+        description=(
+            "Categories carry their capacity, confirmed and waitlisted counts, fee and "
+            "registration state; the puzzle's brand and motif are null until the first "
+            "heat of the category starts. Rounds come in schedule order."
+        ),
+        parameters=[SLUG],
+        responses={200: serializers.ChampionshipDetailSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request, championship_slug):
+        championship = get_championship(championship_slug)
+        # The same rule as Category.puzzle_is_revealed, in the same query for every category.
+        revealed = Heat.objects.filter(round__category=OuterRef("pk"), started_at__isnull=False)
+        categories = selectors.categories_with_counts(championship).annotate(
+            puzzle_revealed=Exists(revealed)
+        )
+        context = {
+            "request": request,
+            "championship": championship,
+            "categories": list(categories),
+            "rounds": list(selectors.rounds_with_heats(championship)),
+            "now": timezone.now(),
+        }
+        return Response(
+            serializers.ChampionshipDetailSerializer(championship, context=context).data
+        )
+
+
+def etag_matches(header: str, etag: str) -> bool:
+    """Return whether an ``If-None-Match`` header matches ``etag`` (weak comparison)."""
+    tags = parse_etags(header)
+    return "*" in tags or etag in (tag.removeprefix("W/") for tag in tags)
+
+
+class RoundResultsView(PublicApiView):
+    @extend_schema(
+        tags=[TAG],
+        summary="Show a round's standings",
+        description=(
+            'Answers carry `ETag: "<round id>-<version>"`; send it back in `If-None-Match` '
+            "to get 304 Not Modified while the results are unchanged. Names appear only "
+            "for entries that consented to publication."
+        ),
+        parameters=[
+            SLUG,
+            ROUND,
+            OpenApiParameter(
+                "If-None-Match",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="The ETag of an earlier answer.",
+            ),
+        ],
+        responses={
+            200: serializers.RoundStandingsSerializer,
+            304: OpenApiResponse(description="Not modified since the answer with this ETag."),
+            404: OpenApiResponse(
+                serializers.ErrorSerializer, description="Unknown championship or round."
+            ),
+        },
+    )
+    def get(self, request, championship_slug, round_key):
+        # One cheap query, before anything else: a poller with a fresh copy gets 304 from it.
+        found = (
+            Round.objects.filter(championship__slug=championship_slug, key=round_key)
+            .values("id", "version", "key", "state")
+            .first()
+        )
+        if found is None:
+            raise NotFound(_("There is no such round in this championship."))
+        etag = '"{id}-{version}"'.format(**found)
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if etag_matches(request.headers.get("If-None-Match", ""), etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        # The row just read is all that round_standings needs of the round; from_db takes
+        # the loaded fields in the model's order and defers the others.
+        names = [field.attname for field in Round._meta.concrete_fields if field.attname in found]
+        round_ = Round.from_db(Round.objects.db, names, [found[name] for name in names])
+        return Response(round_standings(round_), headers=headers)
+
+
+class ChampionshipExportView(ApiView):
+    permission_classes = [IsChampionshipOrganiser]
+
+    @extend_schema(
+        tags=[TAG],
+        summary="Export a championship in the interchange format",
+        description=(
+            "The whole championship, persons and table tokens included, as one "
+            "interchange document (format `speedpuzzling-championship`, version 1), with "
+            "the computed fields of every result. For the championship's organisers."
+        ),
+        parameters=[SLUG],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="The interchange document."
+            ),
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request, championship_slug):
+        # Imported here so that the API loads even while the interchange module is missing.
+        from championship.interchange import export_document
+
+        championship = get_championship(championship_slug)
+        self.check_object_permissions(request, championship)
+        # Persons' data and table tokens: no shared cache may keep this.
+        return Response(export_document(championship), headers={"Cache-Control": "no-store"})
+
+
+class ChampionshipImportView(ApiView):
+    permission_classes = [IsSuperuser]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        tags=[TAG],
+        summary="Import a championship from an interchange document",
+        description=(
+            "Loads the document as `manage.py import_championship` does: all or nothing. "
+            "An existing slug is refused with 409 unless `replace=true`. For superusers."
+        ),
+        parameters=[serializers.ImportQuerySerializer],
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={
+            201: serializers.ImportedSerializer,
+            400: OpenApiResponse(
+                serializers.DocumentErrorSerializer,
+                description="The document is invalid; `path` says where.",
+            ),
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            409: OpenApiResponse(
+                serializers.ErrorSerializer, description="A championship with this slug exists."
+            ),
+        },
+    )
+    def post(self, request):
+        # Imported here so that the API loads even while the interchange module is missing.
+        from championship.interchange import InterchangeError, import_document
+
+        query = serializers.ImportQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        replace = query.validated_data["replace"]
+        document = request.data
+        if not isinstance(document, dict):
+            return Response(
+                {"path": "", "detail": _("The document must be a JSON object.")},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        head = document.get("championship")
+        slug = head.get("slug") if isinstance(head, dict) else None
+        if not replace and slug_taken(slug):
+            raise exceptions.Conflict(
+                _("A championship with the slug “%(slug)s” exists; import with replace=true.")
+                % {"slug": slug}
+            )
+        try:
+            championship = import_document(document, replace=replace)
+        except InterchangeError as error:
+            # Another import may have taken the slug since the check above.
+            if error.path == "championship.slug" and not replace and slug_taken(slug):
+                raise exceptions.Conflict(error.message) from None
+            return Response(
+                {"path": error.path, "detail": error.message}, status=status.HTTP_400_BAD_REQUEST
+            )
+        url = detail_url(request, championship.slug)
+        return Response(
+            {"slug": championship.slug, "url": url},
+            status=status.HTTP_201_CREATED,
+            headers={"Location": url},
+        )
+
+
+def registration_errors(error: DjangoValidationError) -> dict:
+    """Return a registration service's errors in the API's shape, with the form's messages.
+
+    ``members.N.field`` becomes ``{"members": [{}, …, {"field": [...]}]}`` (by the
+    member's position); ``__all__`` becomes ``non_field_errors``; a wrong number
+    of members is ``{"members": ["…"]}`` unless members have errors of their own,
+    when it joins ``non_field_errors``.
+    """
+    detail: dict = {}
+    general = list(error.message_dict.get(NON_FIELD_ERRORS, []))
+    members: list[dict] = []
+    for key, messages in error.message_dict.items():
+        if key.startswith("members."):
+            _members, index, field = key.split(".")
+            members.extend({} for _ in range(int(index) + 1 - len(members)))
+            members[int(index)].setdefault(field, []).extend(messages)
+        elif key not in (NON_FIELD_ERRORS, "members"):
+            detail[key] = list(messages)
+    count = list(error.message_dict.get("members", []))
+    if members:
+        detail["members"] = members
+        general += count
+    elif count:
+        detail["members"] = count
+    if general:
+        detail[api_settings.NON_FIELD_ERRORS_KEY] = general
+    return detail
+
+
+class EntryRegisterView(ApiView):
+    """Register an entry in a category: the same rules and messages as the form."""
+
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="entry_register",
+        parameters=[SLUG, CATEGORY],
+        request=serializers.RegistrationInputSerializer,
+        responses={
+            201: serializers.RegisteredSerializer,
+            400: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description='Invalid input: {"field": ["message"]}, members by position.',
+            ),
+            404: NOT_FOUND,
+        },
+    )
+    def post(self, request, championship_slug, category_key):
+        category = get_object_or_404(
+            Category.objects.select_related("championship"),
+            championship__slug=championship_slug,
+            key=category_key,
+        )
+        data = serializers.RegistrationInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        members = [
+            MemberData(
+                name=member["name"],
+                email=member["email"],
+                birth_date=member["birth_date"],
+                city=member["city"],
+                country=member["country"],
+                citizenship=tuple(member["citizenship"]),
+                region=member["region"],
+                years_in_region=member["years_in_region"],
+            )
+            for member in data.validated_data["members"]
+        ]
+        try:
+            entry = registration_services.entry_register(
+                category=category,
+                members=members,
+                name=data.validated_data["name"],
+                publish_consent=data.validated_data["publish_consent"],
+                adult_name=data.validated_data["adult_name"],
+                language=get_language(),
+            )
+        except DjangoValidationError as error:
+            return Response(registration_errors(error), status=status.HTTP_400_BAD_REQUEST)
+        explained = registration_services.explain_officiality(category, members)
+        body = {
+            "id": entry.ref,
+            "status": entry.status,
+            "official": explained.official,
+            "fee": entry.fee,
+            "currency": category.championship.currency,
+            "manage_url": manage_url(entry),
+        }
+        return Response(serializers.RegisteredSerializer(body).data, status=status.HTTP_201_CREATED)
