@@ -34,6 +34,7 @@ uses whole seconds, truncated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from championship.rulesets import Ruleset
 
@@ -96,6 +97,21 @@ class Outcome:
     @property
     def penalty_seconds(self) -> int:
         return self.penalty_ms // 1000
+
+
+def elapsed_ms(
+    finished_at: datetime, heat_started_at: datetime, own_start: datetime | None = None
+) -> int:
+    """Return the time from the entry's start to its finish, in milliseconds.
+
+    Every entrant starts at the host's signal (the heat's start), unless they got
+    a later start of their own (rogaland: a taped bag cut open by a judge).
+    """
+    start = own_start if own_start is not None and own_start > heat_started_at else heat_started_at
+    if finished_at < start:
+        raise AttemptError("at", "before_start", "the finish cannot come before the start")
+    delta = finished_at - start
+    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
 
 
 def truncate_to_second(ms: int) -> int:

@@ -1,5 +1,7 @@
 """RULES.md, "Timing and finishing" and "Pieces, penalties and validity", preset by preset."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from championship.rules.timing import (
@@ -12,6 +14,7 @@ from championship.rules.timing import (
     UNFINISHED,
     Attempt,
     AttemptError,
+    elapsed_ms,
     outcome,
 )
 from championship.rulesets import get_preset
@@ -43,6 +46,31 @@ def test_times_are_truncated_to_the_whole_second(rules):
     result = outcome(finish(ms(42, 17, 999)), rules, 500)
     assert result.final_ms == ms(42, 17)
     assert result.final_seconds == 42 * 60 + 17
+
+
+def test_every_entrant_starts_at_the_hosts_signal():
+    start = datetime(2026, 3, 14, 10, 0, tzinfo=UTC)
+    finish_at = start + timedelta(minutes=42, seconds=17, milliseconds=640)
+    assert elapsed_ms(finish_at, start) == ms(42, 17, 640)
+
+
+def test_rogaland_an_entrant_with_a_taped_bag_gets_a_later_start_of_their_own():
+    start = datetime(2026, 3, 14, 10, 0, tzinfo=UTC)
+    own_start = start + timedelta(minutes=2)
+    finish_at = start + timedelta(minutes=50)
+    assert elapsed_ms(finish_at, start, own_start) == ms(48)
+
+
+def test_an_own_start_before_the_signal_does_not_count():
+    start = datetime(2026, 3, 14, 10, 0, tzinfo=UTC)
+    assert elapsed_ms(start + timedelta(minutes=5), start, start - timedelta(minutes=1)) == ms(5)
+
+
+def test_a_finish_before_the_start_is_refused():
+    start = datetime(2026, 3, 14, 10, 0, tzinfo=UTC)
+    with pytest.raises(AttemptError) as caught:
+        elapsed_ms(start - timedelta(seconds=1), start)
+    assert caught.value.code == "before_start"
 
 
 # Penalties ----------------------------------------------------------------------------
