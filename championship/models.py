@@ -252,6 +252,12 @@ class Round(models.Model):
     advance_best_remaining = models.PositiveSmallIntegerField(
         _("advance: best M remaining"), null=True, blank=True
     )
+    seating_published_at = models.DateTimeField(
+        _("seating published at"),
+        null=True,
+        blank=True,
+        help_text=_("From then on entrants see their heat and table, and seats no longer move."),
+    )
     version = models.PositiveBigIntegerField(
         _("results version"),
         default=1,

@@ -1,0 +1,447 @@
+"""Services of a round: seat it, start and close its heats, advance the qualified.
+
+Every function owns its transaction and locks the round's row first, so two
+organisers pressing the same button at once cannot seat a round twice or start
+a heat twice. A request the round's state does not allow raises
+``RoundStateError`` (answered 409 by the API).
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from championship.models import Heat, Round, Seat, Table, new_token
+from championship.rules import seating
+from championship.rules.eligibility import officiality
+from registration.models import Entry, Person
+from results.models import Result
+
+
+class RoundStateError(Exception):
+    """What was asked is not possible in the round's or heat's current state."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+ORDERS = ("seeding", "registration", "random")
+
+
+@dataclass(frozen=True)
+class SeatingPlan:
+    """How the organiser wants a round seated."""
+
+    heats: int = 1
+    order: str = "seeding"
+    seed: int | None = None
+    checked_in_only: bool = False
+    scheduled_starts: Sequence[datetime | None] = ()
+
+
+def _lock_round(round_: Round) -> Round:
+    return (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("category__championship")
+        .get(pk=round_.pk)
+    )
+
+
+def previous_round(round_: Round) -> Round | None:
+    """Return the round of the same category just before ``round_``."""
+    return (
+        Round.objects.filter(category=round_.category_id, order__lt=round_.order)
+        .order_by("-order")
+        .first()
+    )
+
+
+def next_round(round_: Round) -> Round | None:
+    """Return the round of the same category just after ``round_``."""
+    return (
+        Round.objects.filter(category=round_.category_id, order__gt=round_.order)
+        .order_by("order")
+        .first()
+    )
+
+
+def _members_prefetch():
+    return Prefetch("members", queryset=Person.objects.order_by("memberships__position"))
+
+
+def round_entries(round_: Round, *, checked_in_only: bool = False) -> list[Entry]:
+    """Return the entries that take part in a round.
+
+    The first round: the category's confirmed entries, without walk-overs. A later
+    round: the entries that qualified in the round before.
+    """
+    before = previous_round(round_)
+    if before is None:
+        entries = Entry.objects.filter(
+            category=round_.category_id, status=Entry.Status.CONFIRMED, walkover_at__isnull=True
+        )
+        if checked_in_only:
+            entries = entries.filter(checked_in_at__isnull=False)
+    else:
+        entries = Entry.objects.filter(results__round=before, results__qualified=True)
+    return list(entries.prefetch_related(_members_prefetch()))
+
+
+def seating_order(round_: Round, entries: list[Entry], plan: SeatingPlan) -> list[Entry]:
+    """Return ``entries`` in seating order: by seeding, registration time, or at random."""
+    by_pk = {entry.pk: entry for entry in entries}
+    before = previous_round(round_)
+    if before is not None and plan.order == "seeding":
+        places = dict(
+            Result.objects.filter(round=before, entry__in=entries).values_list("entry", "place")
+        )
+        order = seating.later_round_order(
+            [
+                seating.Seeding(e.pk, e.registered_at, previous_place=places.get(e.pk))
+                for e in entries
+            ]
+        )
+    elif plan.order == "random":
+        order = sorted(by_pk, key=lambda pk: (by_pk[pk].registered_at, pk))
+        random.Random(plan.seed).shuffle(order)
+    else:
+        use_ranking = plan.order == "seeding"
+        order = seating.first_round_order(
+            [
+                seating.Seeding(
+                    e.pk, e.registered_at, prior_ranking=e.prior_ranking if use_ranking else None
+                )
+                for e in entries
+            ]
+        )
+    return [by_pk[pk] for pk in order]
+
+
+def heat_key(index: int) -> str:
+    """Return the key of the ``index``-th heat: a, b, …, z, aa, ab, …"""
+    letters = string.ascii_lowercase
+    key = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        key = letters[rest] + key
+    return key
+
+
+def allocate_tables(
+    entries: Sequence[Entry],
+    tables: Sequence[Table],
+    *,
+    official: dict[int, bool],
+    may_share: bool,
+    guest_tables_max: int,
+) -> list[tuple[Entry, Table, int]]:
+    """Return (entry, table, position) in seating order: the best seed at the first table.
+
+    Official entries take the ordinary tables, the first of them alone; guests
+    (unofficial entries) come last, at the tables reserved for guests first (at
+    most ``guest_tables_max`` of them). Entrants share tables (positions 1 and 2)
+    only when there are more of them than tables, and only as many tables as
+    needed are shared: the best seeds keep a table of their own.
+    """
+    ordinary = [t for t in tables if not t.reserved_for_guests]
+    reserved = [t for t in tables if t.reserved_for_guests][:guest_tables_max]
+    officials = [e for e in entries if official.get(e.pk, True)]
+    guests = [e for e in entries if not official.get(e.pk, True)]
+    # Guests sit at the reserved tables; those left over join the ordinary queue, last.
+    at_reserved, overflow = guests[: len(reserved)], guests[len(reserved) :]
+    queue = officials + overflow
+    places: list[tuple[Table, int]] = []
+    shared_needed = max(0, len(queue) - len(ordinary)) if may_share else 0
+    shareable = [t for t in ordinary if t.seats >= 2]
+    if shared_needed > len(shareable) or (not may_share and len(queue) > len(ordinary)):
+        raise ValidationError(
+            ngettext(
+                "Not enough tables: %(entries)s entries need more than the %(tables)s table.",
+                "Not enough tables: %(entries)s entries need more than the %(tables)s tables.",
+                len(ordinary),
+            )
+            % {"entries": len(queue), "tables": len(ordinary)}
+        )
+    # The last shareable tables are the shared ones, so the best seeds sit alone.
+    shared = {t.pk for t in shareable[len(shareable) - shared_needed :]} if shared_needed else set()
+    for table in ordinary:
+        places.append((table, 1))
+        if table.pk in shared:
+            places.append((table, 2))
+    # There are at least as many places as entries (checked above); the rest stay empty.
+    allocation = [
+        (entry, table, position)
+        for entry, (table, position) in zip(queue, places[: len(queue)], strict=True)
+    ]
+    allocation += [(entry, table, 1) for entry, table in zip(at_reserved, reserved, strict=False)]
+    return allocation
+
+
+@transaction.atomic
+def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
+    """Form a round's heats and seat its entries at the venue's tables.
+
+    Refused once a heat has started. Seating again replaces the earlier seating.
+    """
+    plan = plan or SeatingPlan()
+    round_ = _lock_round(round_)
+    if plan.order not in ORDERS:
+        raise ValidationError({"order": [_("Unknown seating order.")]})
+    if plan.heats < 1:
+        raise ValidationError({"heats": [_("A round needs at least one heat.")]})
+    if round_.heats.filter(started_at__isnull=False).exists():
+        raise RoundStateError(_("The round has started: its seating can no longer change."))
+    championship = round_.category.championship
+    rules = championship.rules
+    entries = round_entries(round_, checked_in_only=plan.checked_in_only)
+    if not entries:
+        raise RoundStateError(_("There are no entries to seat in this round."))
+    ordered = seating_order(round_, entries, plan)
+    kind = round_.category.kind
+    official = {
+        entry.pk: officiality(kind, [_member(p) for p in entry.members.all()], rules).official
+        for entry in ordered
+    }
+    split = seating.split_into_heats(ordered, plan.heats)
+    tables = list(championship.tables.order_by("number"))
+    may_share = (
+        kind == "individual"
+        and rules.table_sharing_above is not None
+        and len(ordered) > rules.table_sharing_above
+    )
+    Seat.objects.filter(round=round_).delete()
+    round_.heats.all().delete()
+    heats = []
+    for index, heat_entries in enumerate(split):
+        # Within a heat, seeds keep their order (the split deals them out in turn).
+        heat_entries = sorted(heat_entries, key=ordered.index)
+        starts = plan.scheduled_starts
+        heat = Heat.objects.create(
+            round=round_,
+            key=heat_key(index),
+            order=index + 1,
+            scheduled_start=starts[index] if index < len(starts) else None,
+        )
+        allocation = allocate_tables(
+            heat_entries,
+            tables,
+            official=official,
+            may_share=may_share,
+            guest_tables_max=rules.reserved_guest_tables_max,
+        )
+        Seat.objects.bulk_create(
+            Seat(round=round_, heat=heat, table=table, entry=entry, position=position)
+            for entry, table, position in allocation
+        )
+        heats.append(heat)
+    round_.state = Round.State.SEATED
+    round_.seating_published_at = None
+    round_.save(update_fields=["state", "seating_published_at", "updated_at"])
+    return heats
+
+
+def _member(person):
+    from results.services import member_of
+
+    return member_of(person)
+
+
+@transaction.atomic
+def seating_publish(*, round_: Round) -> Round:
+    """Make a round's seating public (entrants see their table)."""
+    round_ = _lock_round(round_)
+    if not round_.seats.exists():
+        raise RoundStateError(_("Seat the round before publishing its seating."))
+    round_.seating_published_at = round_.seating_published_at or timezone.now()
+    round_.save(update_fields=["seating_published_at", "updated_at"])
+    return round_
+
+
+@transaction.atomic
+def seat_move(*, seat: Seat, heat: Heat, table: Table, position: int = 1) -> Seat:
+    """Move an entry to another heat or table of the same round, before seating is published."""
+    round_ = _lock_round(seat.round)
+    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    if round_.seating_published_at or round_.heats.filter(started_at__isnull=False).exists():
+        raise RoundStateError(_("The seating is published: it can no longer change."))
+    if heat.round_id != round_.pk or table.championship_id != round_.championship_id:
+        raise ValidationError(_("Choose a heat of this round and a table of this championship."))
+    if position > table.seats:
+        raise ValidationError({"position": [_("This table has only one seat.")]})
+    taken = Seat.objects.filter(heat=heat, table=table, position=position).exclude(pk=seat.pk)
+    if taken.exists():
+        raise ValidationError({"table": [_("This seat is taken in that heat.")]})
+    seat.heat, seat.table, seat.position = heat, table, position
+    seat.save()
+    return seat
+
+
+def _ensure_results(heat: Heat) -> None:
+    """Give every entry seated in a heat a result row, pending until the judges record it."""
+    seated = Seat.objects.filter(heat=heat).values_list("entry_id", flat=True)
+    Result.objects.bulk_create(
+        [Result(round_id=heat.round_id, heat=heat, entry_id=entry_id) for entry_id in seated],
+        ignore_conflicts=True,
+    )
+
+
+@transaction.atomic
+def heat_start(*, heat: Heat, at: datetime | None = None) -> Heat:
+    """Start a heat's clock: every entrant's start, and the moment the motif becomes public."""
+    round_ = _lock_round(heat.round)
+    heat = Heat.objects.select_for_update().get(pk=heat.pk)
+    if heat.started_at is not None:
+        raise RoundStateError(_("This heat has already started."))
+    if not heat.seats.exists():
+        raise RoundStateError(_("Nobody is seated in this heat."))
+    heat.started_at = at or timezone.now()
+    heat.state = Heat.State.RUNNING
+    heat.save(update_fields=["started_at", "state"])
+    _ensure_results(heat)
+    round_.state = Round.State.RUNNING
+    round_.seating_published_at = round_.seating_published_at or heat.started_at
+    round_.save(update_fields=["state", "seating_published_at", "updated_at"])
+    _bump(round_)
+    return heat
+
+
+@transaction.atomic
+def round_start(*, round_: Round, heat_key: str | None = None) -> list[Heat]:
+    """Start the given heat, or every heat of the round not yet started."""
+    round_ = _lock_round(round_)
+    if not round_.heats.exists():
+        raise RoundStateError(_("Seat the round before starting it."))
+    heats = round_.heats.filter(started_at__isnull=True)
+    if heat_key is not None:
+        heat = round_.heats.filter(key=heat_key).first()
+        if heat is None:
+            message = _("This round has no heat “%(key)s”.") % {"key": heat_key}
+            raise ValidationError({"heat": [message]})
+        heats = heats.filter(pk=heat.pk)
+        if not heats:
+            raise RoundStateError(_("This heat has already started."))
+    if not heats:
+        raise RoundStateError(_("Every heat of this round has already started."))
+    now = timezone.now()
+    return [heat_start(heat=heat, at=now) for heat in heats]
+
+
+@transaction.atomic
+def seat_set_start(*, seat: Seat, at: datetime) -> Seat:
+    """Give one entry a later start of its own (a taped bag cut open by a judge)."""
+    _lock_round(seat.round)
+    seat = Seat.objects.select_for_update().select_related("heat").get(pk=seat.pk)
+    if seat.heat.started_at is None:
+        raise RoundStateError(_("The heat has not started yet."))
+    if at < seat.heat.started_at:
+        raise ValidationError({"at": [_("A later start cannot be before the heat's start.")]})
+    if Result.objects.filter(
+        round_id=seat.round_id, entry_id=seat.entry_id, confirmed_at__isnull=False
+    ).exists():
+        raise RoundStateError(_("The entry's time is confirmed: its start can no longer change."))
+    seat.started_at = at
+    seat.save(update_fields=["started_at"])
+    return seat
+
+
+@transaction.atomic
+def heat_close(*, heat: Heat, at: datetime | None = None) -> Heat:
+    """Close a heat at time-up: from now on only piece counts are recorded."""
+    round_ = _lock_round(heat.round)
+    heat = Heat.objects.select_for_update().get(pk=heat.pk)
+    if heat.started_at is None:
+        raise RoundStateError(_("This heat has not started."))
+    if heat.ended_at is not None:
+        raise RoundStateError(_("Time is already up in this heat."))
+    heat.ended_at = max(at or timezone.now(), heat.started_at)
+    heat.state = Heat.State.TIME_UP
+    heat.save(update_fields=["ended_at", "state"])
+    if not round_.heats.filter(ended_at__isnull=True).exists():
+        round_.state = Round.State.CLOSED
+        round_.save(update_fields=["state", "updated_at"])
+    _bump(round_)
+    return heat
+
+
+@transaction.atomic
+def round_close(*, round_: Round) -> list[Heat]:
+    """Close every running heat of a round: time is up."""
+    round_ = _lock_round(round_)
+    running = list(round_.heats.filter(started_at__isnull=False, ended_at__isnull=True))
+    if round_.heats.filter(started_at__isnull=True).exists():
+        raise RoundStateError(_("A heat of this round has not started yet."))
+    if not running:
+        raise RoundStateError(_("No heat of this round is running."))
+    now = timezone.now()
+    return [heat_close(heat=heat, at=now) for heat in running]
+
+
+def results_missing(round_: Round) -> int:
+    """Return how many seated entries of a round have no final result yet."""
+    seated = Seat.objects.filter(round=round_).count()
+    done = (
+        Result.objects.filter(round=round_)
+        .exclude(status=Result.Status.PENDING)
+        .filter(outcome__gt="")
+        .count()
+    )
+    return max(seated - done, 0)
+
+
+def results_final(round_: Round) -> bool:
+    """Return whether a round's results are final: time is up and every entry has a result."""
+    return round_.state in (Round.State.CLOSED, Round.State.PUBLISHED) and not results_missing(
+        round_
+    )
+
+
+@transaction.atomic
+def round_advance(*, round_: Round, plan: SeatingPlan | None = None) -> Round:
+    """Seat the qualified of a round in the next round, by placement: the winner at table 1."""
+    round_ = _lock_round(round_)
+    following = next_round(round_)
+    if following is None:
+        raise RoundStateError(_("This is the category's last round: nobody advances from it."))
+    if not results_final(round_):
+        missing = results_missing(round_)
+        raise RoundStateError(
+            ngettext(
+                "The results are not final yet: %(count)s entry has no result.",
+                "The results are not final yet: %(count)s entries have no result.",
+                missing,
+            )
+            % {"count": missing}
+            if missing
+            else _("The results are not final yet: close the round first.")
+        )
+    if not Result.objects.filter(round=round_, qualified=True).exists():
+        raise RoundStateError(_("Nobody has qualified: set how many advance."))
+    round_seat(round_=following, plan=plan or SeatingPlan(order="seeding"))
+    return following
+
+
+@transaction.atomic
+def table_rotate_token(*, table: Table) -> Table:
+    """Give a table a new QR token; the old one stops working at once."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    table.token = new_token()
+    table.save(update_fields=["token"])
+    return table
+
+
+def _bump(round_: Round) -> None:
+    from django.db.models import F
+
+    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)

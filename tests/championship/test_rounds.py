@@ -1,0 +1,291 @@
+"""Rounds: heats, seating order, tables (shared and reserved), the clock, and advancement."""
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from championship import rounds
+from championship.models import Category, Heat, Round, Seat
+from championship.rounds import RoundStateError, SeatingPlan
+from championship.services import tables_create
+from results.models import Result
+from results.services import standings_recompute
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def entrants(championship, category, count, *, official=True, **kwargs):
+    made = []
+    for number in range(count):
+        if championship.ruleset == "sm":
+            person = factories.person(championship, citizenship=["SE" if official else "NO"])
+        else:
+            person = factories.person(championship, region="Rogaland" if official else "Oslo")
+        made.append(
+            factories.entry(
+                category,
+                members=[person],
+                registered_at=T0 + timedelta(minutes=len(made) + number + kwargs.pop("offset", 0)),
+                **kwargs,
+            )
+        )
+    return made
+
+
+def seats_of(round_):
+    return list(
+        Seat.objects.filter(round=round_)
+        .select_related("table", "heat", "entry")
+        .order_by("heat__order", "table__number", "position")
+    )
+
+
+@pytest.fixture
+def individual(championship):
+    return championship.categories.get(kind="individual")
+
+
+@pytest.fixture
+def final(individual):
+    return individual.rounds.get()
+
+
+def test_rogaland_50_individuals_at_30_tables_share_20_tables_and_the_best_10_sit_alone(
+    championship, individual, final
+):
+    Category.objects.filter(pk=individual.pk).update(capacity=None)
+    tables_create(championship=championship, count=30, seats=2)
+    entries = entrants(championship, individual, 50)
+    rounds.round_seat(round_=final, plan=SeatingPlan(order="registration"))
+    seats = seats_of(final)
+    assert len(seats) == 50
+    per_table = {}
+    for seat in seats:
+        per_table.setdefault(seat.table.number, []).append(seat)
+    assert sorted(len(s) for s in per_table.values()).count(2) == 20
+    assert sorted(len(s) for s in per_table.values()).count(1) == 10
+    # The first seed sits alone at table 1; the shared tables are the last ones.
+    assert per_table[1][0].entry == entries[0] and len(per_table[1]) == 1
+    assert all(len(per_table[n]) == 2 for n in range(11, 31))
+    assert {s.position for s in per_table[30]} == {1, 2}
+
+
+def test_no_table_is_shared_when_there_are_enough(championship, individual, final):
+    tables_create(championship=championship, count=40, seats=2)
+    entrants(championship, individual, 35)
+    rounds.round_seat(round_=final)
+    assert {s.position for s in seats_of(final)} == {1}
+
+
+def test_pairs_never_share_and_too_few_tables_is_a_clear_error(championship):
+    pair = championship.categories.get(kind="pair")
+    tables_create(championship=championship, count=3, seats=2)
+    for _ in range(4):
+        factories.entry(pair)
+    with pytest.raises(ValidationError, match="Not enough tables"):
+        rounds.round_seat(round_=pair.rounds.get())
+    assert not Seat.objects.exists()
+
+
+def test_sm_guests_sit_last_at_the_reserved_tables():
+    sm = factories.championship(slug="sm-2026", ruleset="sm")
+    individual = sm.categories.get(kind="individual")
+    prelim = individual.rounds.get(stage="prelim")
+    tables = tables_create(championship=sm, count=12)
+    for table in tables[-2:]:
+        table.reserved_for_guests = True
+        table.save()
+    guests = entrants(sm, individual, 3, official=False)
+    swedes = entrants(sm, individual, 8)
+    rounds.round_seat(round_=prelim, plan=SeatingPlan(order="registration"))
+    table_of = {s.entry_id: s.table for s in seats_of(prelim)}
+    assert [table_of[e.pk].number for e in swedes] == list(range(1, 9))
+    # Two guests at the two reserved tables, the third at the next ordinary table.
+    assert {table_of[g.pk].number for g in guests} == {9, 11, 12}
+    assert table_of[guests[2].pk].number == 9
+
+
+def test_prior_ranking_seeds_first_then_registration_time(championship, individual, final):
+    tables_create(championship=championship, count=10)
+    late, early, ranked_2, ranked_1 = entrants(championship, individual, 4)
+    late.registered_at, early.registered_at = T0 + timedelta(days=2), T0
+    ranked_2.prior_ranking, ranked_1.prior_ranking = 2, 1
+    for entry in (late, early, ranked_2, ranked_1):
+        entry.save()
+    rounds.round_seat(round_=final, plan=SeatingPlan(order="seeding"))
+    assert [s.entry for s in seats_of(final)] == [ranked_1, ranked_2, early, late]
+
+
+def test_random_order_is_reproducible_with_its_seed(championship, individual, final):
+    tables_create(championship=championship, count=20)
+    entrants(championship, individual, 15)
+    rounds.round_seat(round_=final, plan=SeatingPlan(order="random", seed=42))
+    first = [s.entry_id for s in seats_of(final)]
+    rounds.round_seat(round_=final, plan=SeatingPlan(order="random", seed=42))
+    assert [s.entry_id for s in seats_of(final)] == first
+    rounds.round_seat(round_=final, plan=SeatingPlan(order="random", seed=7))
+    assert [s.entry_id for s in seats_of(final)] != first
+
+
+def test_dm_heats_are_equal_and_dealt_in_serpentine_order():
+    dm = factories.championship(slug="dm-2026", ruleset="dm")
+    individual = dm.categories.get(kind="individual")
+    prelim = individual.rounds.get(stage="prelim")
+    tables_create(championship=dm, count=30)
+    entries = entrants(dm, individual, 50)
+    for rank, entry in enumerate(entries, start=1):
+        entry.prior_ranking = rank
+        entry.save()
+    starts = [T0 + timedelta(hours=h) for h in (1, 3)]
+    heats = rounds.round_seat(
+        round_=prelim, plan=SeatingPlan(heats=2, order="seeding", scheduled_starts=starts)
+    )
+    assert [h.key for h in heats] == ["a", "b"]
+    assert [h.seats.count() for h in heats] == [25, 25]
+    assert [h.scheduled_start for h in heats] == starts
+    heat_of = {s.entry_id: s.heat.key for s in seats_of(prelim)}
+    assert [heat_of[e.pk] for e in entries[:6]] == ["a", "b", "b", "a", "a", "b"]
+
+
+def test_only_checked_in_entries_are_seated_when_asked(championship, individual, final):
+    tables_create(championship=championship, count=10)
+    here, _away = entrants(championship, individual, 2)
+    here.checked_in_at = T0
+    here.save()
+    rounds.round_seat(round_=final, plan=SeatingPlan(checked_in_only=True))
+    assert [s.entry for s in seats_of(final)] == [here]
+
+
+def test_walkovers_and_withdrawn_entries_are_not_seated(championship, individual, final):
+    tables_create(championship=championship, count=10)
+    kept, walkover = entrants(championship, individual, 2)
+    walkover.walkover_at, walkover.walkover_reason = T0, "No check-in"
+    walkover.save()
+    factories.entry(individual, status="withdrawn", withdrawn_at=T0)
+    rounds.round_seat(round_=final)
+    assert [s.entry for s in seats_of(final)] == [kept]
+
+
+def seated_round(championship, individual, final, count=4):
+    tables_create(championship=championship, count=count + 2)
+    made = entrants(championship, individual, count)
+    rounds.round_seat(round_=final, plan=SeatingPlan(order="registration"))
+    return made
+
+
+def test_starting_a_heat_starts_every_clock_once(championship, individual, final):
+    seated_round(championship, individual, final)
+    individual.puzzle_motif = "Preikestolen"
+    individual.save()
+    assert not individual.puzzle_is_revealed()
+    (heat,) = rounds.round_start(round_=final)
+    assert heat.state == Heat.State.RUNNING and heat.started_at
+    assert individual.puzzle_is_revealed()
+    final.refresh_from_db()
+    assert final.state == Round.State.RUNNING and final.seating_published_at
+    assert Result.objects.filter(round=final, status="pending").count() == 4
+    with pytest.raises(RoundStateError):
+        rounds.round_start(round_=final)
+    with pytest.raises(RoundStateError):
+        rounds.heat_start(heat=heat)
+
+
+def test_seats_cannot_move_once_seating_is_published(championship, individual, final):
+    seated_round(championship, individual, final)
+    seat = seats_of(final)[0]
+    free_table = championship.tables.order_by("-number").first()
+    moved = rounds.seat_move(seat=seat, heat=seat.heat, table=free_table)
+    assert moved.table == free_table
+    rounds.seating_publish(round_=final)
+    with pytest.raises(RoundStateError):
+        rounds.seat_move(seat=moved, heat=seat.heat, table=seats_of(final)[1].table)
+
+
+def test_a_later_start_of_one_entry(championship, individual, final):
+    seated_round(championship, individual, final)
+    (heat,) = rounds.round_start(round_=final)
+    seat = seats_of(final)[0]
+    with pytest.raises(ValidationError):
+        rounds.seat_set_start(seat=seat, at=heat.started_at - timedelta(seconds=1))
+    later = heat.started_at + timedelta(minutes=2)
+    assert rounds.seat_set_start(seat=seat, at=later).started_at == later
+
+
+def finish_all(final, minutes=(40, 41, 42, 43)):
+    for result, minute in zip(
+        Result.objects.filter(round=final).order_by("entry__registered_at"), minutes, strict=False
+    ):
+        result.status, result.time_ms = "finished", minute * 60_000
+        result.save()
+    standings_recompute(round_=final)
+
+
+def test_closing_at_time_up_and_the_results_becoming_final(championship, individual, final):
+    seated_round(championship, individual, final)
+    rounds.round_start(round_=final)
+    rounds.round_close(round_=final)
+    final.refresh_from_db()
+    assert final.state == Round.State.CLOSED
+    assert set(final.heats.values_list("state", flat=True)) == {"time_up"}
+    assert not rounds.results_final(final)
+    assert rounds.results_missing(final) == 4
+    finish_all(final)
+    assert rounds.results_final(final)
+    with pytest.raises(RoundStateError):
+        rounds.round_close(round_=final)
+
+
+def test_advancing_seats_the_qualified_by_placement_winner_at_table_1():
+    dm = factories.championship(slug="dm-2026", ruleset="dm")
+    individual = dm.categories.get(kind="individual")
+    prelim, final = individual.rounds.order_by("order")
+    Round.objects.filter(pk=prelim.pk).update(advance="overall", advance_count=2)
+    prelim.refresh_from_db()
+    tables_create(championship=dm, count=6)
+    made = entrants(dm, individual, 4)
+    rounds.round_seat(round_=prelim, plan=SeatingPlan(order="registration"))
+    rounds.round_start(round_=prelim)
+    with pytest.raises(RoundStateError, match="not final"):
+        rounds.round_advance(round_=prelim)
+    rounds.round_close(round_=prelim)
+    finish_all(prelim, minutes=(43, 41, 42, 40))
+    rounds.round_advance(round_=prelim)
+    assert [s.entry for s in seats_of(final)] == [made[3], made[1]]
+    assert seats_of(final)[0].table.number == 1
+    with pytest.raises(RoundStateError, match="last round"):
+        rounds.round_advance(round_=final)
+
+
+def test_seating_again_replaces_the_seating_until_the_round_starts(championship, individual, final):
+    seated_round(championship, individual, final)
+    rounds.round_seat(round_=final, plan=SeatingPlan(heats=2))
+    assert final.heats.count() == 2 and Seat.objects.filter(round=final).count() == 4
+    rounds.round_start(round_=final)
+    with pytest.raises(RoundStateError):
+        rounds.round_seat(round_=final)
+
+
+def test_a_rotated_token_stops_the_old_one(client, championship, judge):
+    table = factories.table(championship)
+    old = table.token
+    rotated = rounds.table_rotate_token(table=table)
+    assert rotated.token != old and len(rotated.token) >= 22
+    client.force_login(judge)
+    assert client.get(f"/t/{old}/").status_code == 404
+    assert client.get(f"/t/{rotated.token}/").status_code == 200
+
+
+def test_heat_keys_run_a_to_z_then_aa():
+    assert [rounds.heat_key(i) for i in (0, 1, 25, 26, 27)] == ["a", "b", "z", "aa", "ab"]
+
+
+def test_unknown_birth_dates_do_not_matter_to_seating(championship, individual, final):
+    tables_create(championship=championship, count=3)
+    factories.entry(
+        individual, members=[factories.person(championship, birth_date=date(2000, 1, 1))]
+    )
+    assert len(rounds.round_seat(round_=final)) == 1
