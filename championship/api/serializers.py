@@ -322,3 +322,26 @@ class RegisteredSerializer(serializers.Serializer):
     fee = serializers.DecimalField(max_digits=8, decimal_places=2)
     currency = serializers.CharField()
     manage_url = serializers.URLField()
+
+
+class RoundActionInputSerializer(serializers.Serializer):
+    """Options of a round action; all optional."""
+
+    heat = serializers.SlugField(required=False, help_text="start: only this heat.")
+    heats = serializers.IntegerField(
+        required=False, min_value=1, max_value=100, help_text="seat: the number of heats."
+    )
+    order = serializers.ChoiceField(
+        choices=["seeding", "registration", "random"],
+        required=False,
+        help_text="seat: the seating order (default: seeding).",
+    )
+    seed = serializers.IntegerField(required=False, help_text="seat: the seed of a random order.")
+    checked_in_only = serializers.BooleanField(required=False, default=False)
+
+
+class RoundActionSerializer(serializers.Serializer):
+    round = serializers.CharField()
+    state = serializers.CharField()
+    version = serializers.IntegerField()
+    heats = HeatSerializer(many=True)

@@ -30,6 +30,11 @@ urlpatterns = [
         name="entry-register",
     ),
     path(
+        "championships/<slug:championship_slug>/rounds/<slug:round_key>/<slug:action>/",
+        views.RoundActionView.as_view(),
+        name="round-action",
+    ),
+    path(
         "championships/<slug:championship_slug>/export/",
         views.ChampionshipExportView.as_view(),
         name="championship-export",

@@ -383,3 +383,80 @@ class EntryRegisterView(ApiView):
             "manage_url": manage_url(entry),
         }
         return Response(serializers.RegisteredSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+ROUND_ACTIONS = ("seat", "start", "close", "advance")
+
+
+class RoundActionView(ApiView):
+    """Seat a round, start or close its heats, or advance its qualified to the next round."""
+
+    permission_classes = [IsChampionshipOrganiser]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="round_action",
+        summary="Seat, start, close or advance a round",
+        description=(
+            "`seat`: form heats and allocate tables (`heats`, `order`, `seed`, "
+            "`checked_in_only`); `start`: start the clock of every heat not yet started, or "
+            '`{"heat": key}`; `close`: time is up in every running heat; `advance`: seat the '
+            "qualified in the next round by placement. A request the round's state does not "
+            "allow is answered 409 (starting twice, advancing before the results are final)."
+        ),
+        parameters=[
+            SLUG,
+            ROUND,
+            OpenApiParameter(
+                "action", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(ROUND_ACTIONS)
+            ),
+        ],
+        request=serializers.RoundActionInputSerializer,
+        responses={
+            200: serializers.RoundActionSerializer,
+            400: OpenApiResponse(OpenApiTypes.OBJECT, description="Invalid options."),
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: OpenApiResponse(serializers.ErrorSerializer, description="Not in this state."),
+        },
+    )
+    def post(self, request, championship_slug, round_key, action):
+        from championship import rounds
+
+        if action not in ROUND_ACTIONS:
+            raise NotFound(_("Unknown action “%(action)s”.") % {"action": action})
+        championship = get_championship(championship_slug)
+        self.check_object_permissions(request, championship)
+        round_ = get_object_or_404(Round, championship=championship, key=round_key)
+        options = serializers.RoundActionInputSerializer(data=request.data or {})
+        options.is_valid(raise_exception=True)
+        data = options.validated_data
+        try:
+            if action == "seat":
+                rounds.round_seat(
+                    round_=round_,
+                    plan=rounds.SeatingPlan(
+                        heats=data.get("heats", 1),
+                        order=data.get("order", "seeding"),
+                        seed=data.get("seed"),
+                        checked_in_only=data["checked_in_only"],
+                    ),
+                )
+            elif action == "start":
+                rounds.round_start(round_=round_, heat_key=data.get("heat"))
+            elif action == "close":
+                rounds.round_close(round_=round_)
+            else:
+                round_ = rounds.round_advance(round_=round_)
+        except rounds.RoundStateError as error:
+            raise exceptions.Conflict(error.message) from None
+        round_.refresh_from_db()
+        body = {
+            "round": round_.key,
+            "state": round_.state,
+            "version": round_.version,
+            "heats": round_.heats.order_by("order", "key"),
+        }
+        return Response(serializers.RoundActionSerializer(body).data)

@@ -1,0 +1,85 @@
+"""Round actions over the API: seat, start, close, advance; 409 for what the state forbids."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from championship.models import ChampionshipRole, Round
+from championship.services import tables_create
+from results.models import Result
+from results.services import standings_recompute
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dm(db):
+    championship = factories.championship(slug="dm-2026", ruleset="dm")
+    individual = championship.categories.get(kind="individual")
+    tables_create(championship=championship, count=10)
+    for _ in range(6):
+        factories.entry(individual)
+    prelim = individual.rounds.get(stage="prelim")
+    Round.objects.filter(pk=prelim.pk).update(advance="overall", advance_count=3)
+    return championship
+
+
+@pytest.fixture
+def api(dm):
+    client = APIClient()
+    client.force_authenticate(factories.role(dm, ChampionshipRole.Role.ORGANISER))
+    return client
+
+
+def action(client, name, round_key="individual-prelim", **body):
+    return client.post(
+        f"/api/v1/championships/dm-2026/rounds/{round_key}/{name}/", body, format="json"
+    )
+
+
+def test_seat_start_close_advance(api, dm):
+    seated = action(api, "seat", heats=2, order="registration")
+    assert seated.status_code == 200, seated.json()
+    assert seated.json()["state"] == "seated"
+    assert [h["key"] for h in seated.json()["heats"]] == ["a", "b"]
+    started = action(api, "start", heat="a")
+    assert started.status_code == 200
+    assert [h["state"] for h in started.json()["heats"]] == ["running", "scheduled"]
+    assert action(api, "start").status_code == 200
+    assert action(api, "start").status_code == 409
+    assert action(api, "advance").status_code == 409  # not closed, results not final
+    assert action(api, "close").json()["state"] == "closed"
+    prelim = Round.objects.get(key="individual-prelim")
+    for minute, result in enumerate(Result.objects.filter(round=prelim), start=40):
+        result.status, result.time_ms = "finished", minute * 60_000
+        result.save()
+    standings_recompute(round_=prelim)
+    advanced = action(api, "advance")
+    assert advanced.status_code == 200
+    assert advanced.json()["round"] == "individual-final"
+    assert advanced.json()["state"] == "seated"
+
+
+def test_a_second_start_is_a_409_with_the_reason(api):
+    action(api, "seat")
+    action(api, "start")
+    response = action(api, "start")
+    assert response.status_code == 409
+    assert "already started" in response.json()["detail"]
+
+
+def test_unknown_action_round_and_heat(api):
+    assert action(api, "explode").status_code == 404
+    assert action(api, "seat", round_key="no-such-round").status_code == 404
+    action(api, "seat")
+    assert action(api, "start", heat="zz").status_code == 400
+    assert action(api, "seat", heats=0).status_code == 400
+
+
+def test_only_organisers_act(dm):
+    anonymous = APIClient()
+    assert action(anonymous, "seat").status_code == 401
+    judge = APIClient()
+    judge.force_authenticate(factories.role(dm, ChampionshipRole.Role.JUDGE))
+    assert action(judge, "seat").status_code == 403
+    assert not Round.objects.get(key="individual-prelim").heats.exists()
