@@ -30,3 +30,15 @@ class IsSuperuser(BasePermission):
     def has_permission(self, request, view):
         user = request.user
         return bool(user and user.is_authenticated and user.is_active and user.is_superuser)
+
+
+class IsChampionshipJudge(BasePermission):
+    """Let judges, head judges and organisers of the championship in; anonymous users get 401."""
+
+    message = _("Only the championship's judges may record captures.")
+
+    def has_permission(self, request, view):
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request, view, obj: Championship):
+        return has_role(request.user, obj, ChampionshipRole.Role.JUDGE)

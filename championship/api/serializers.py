@@ -345,3 +345,67 @@ class RoundActionSerializer(serializers.Serializer):
     state = serializers.CharField()
     version = serializers.IntegerField()
     heats = HeatSerializer(many=True)
+
+
+class CaptureInputSerializer(serializers.Serializer):
+    """One judge's capture, as the phone sends it."""
+
+    id = serializers.UUIDField(help_text="Generated on the phone; the same id again is a retry.")
+    round = serializers.SlugField(help_text="The round's key.")
+    entry = serializers.CharField(max_length=40, help_text="The entry's id.")
+    kind = serializers.ChoiceField(
+        choices=["finish", "confirm", "pieces", "incorrect", "dns", "dsq", "warning", "correction"]
+    )
+    at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The instant of the tap (ISO 8601), by the phone's corrected clock.",
+    )
+    missing_found = serializers.IntegerField(required=False, default=0, min_value=0)
+    missing_lost = serializers.IntegerField(required=False, default=0, min_value=0)
+    adjacent_missing = serializers.BooleanField(required=False, default=False)
+    last_piece_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    pieces_placed = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0
+    )
+    pieces_remaining = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0
+    )
+    time = serializers.RegexField(
+        r"^\d+:[0-5]\d:[0-5]\d$",
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="correction: the corrected time H:MM:SS.",
+    )
+    status = serializers.ChoiceField(
+        choices=["", "finished", "unfinished", "dns", "dsq"],
+        required=False,
+        default="",
+        help_text="correction: the corrected status.",
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class CaptureResultSerializer(serializers.Serializer):
+    entry = serializers.CharField()
+    status = serializers.CharField()
+    time = serializers.CharField(allow_null=True)
+    final_seconds = serializers.IntegerField(allow_null=True)
+    penalty_seconds = serializers.IntegerField()
+    counted_pieces = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True)
+    confirmed = serializers.BooleanField()
+
+
+class CaptureSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    kind = serializers.CharField()
+    received_at = serializers.DateTimeField()
+    elapsed_ms = serializers.IntegerField(allow_null=True)
+    result = CaptureResultSerializer()
+
+
+class ServerTimeSerializer(serializers.Serializer):
+    now_ms = serializers.IntegerField(help_text="The server's clock, milliseconds since 1970.")

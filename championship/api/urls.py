@@ -7,6 +7,7 @@ app_name = "api"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("time/", views.ServerTimeView.as_view(), name="time"),
     path("championships/", views.ChampionshipListView.as_view(), name="championship-list"),
     # Before the championship's own paths, which would take "import" for a slug.
     path(
@@ -33,6 +34,11 @@ urlpatterns = [
         "championships/<slug:championship_slug>/rounds/<slug:round_key>/<slug:action>/",
         views.RoundActionView.as_view(),
         name="round-action",
+    ),
+    path(
+        "championships/<slug:championship_slug>/captures/",
+        views.CaptureView.as_view(),
+        name="captures",
     ),
     path(
         "championships/<slug:championship_slug>/export/",

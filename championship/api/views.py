@@ -20,7 +20,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -29,12 +30,17 @@ from rest_framework.views import APIView
 
 from championship import selectors
 from championship.api import exceptions, serializers
-from championship.api.permissions import IsChampionshipOrganiser, IsSuperuser
+from championship.api.permissions import (
+    IsChampionshipJudge,
+    IsChampionshipOrganiser,
+    IsSuperuser,
+)
 from championship.models import Category, Championship, Heat, Round
 from registration import services as registration_services
+from registration.models import Entry
 from registration.notifications import manage_url
 from registration.services import MemberData
-from results.selectors import round_standings
+from results.selectors import parse_duration, round_standings
 
 TAG = "championships"
 
@@ -460,3 +466,107 @@ class RoundActionView(ApiView):
             "heats": round_.heats.order_by("order", "key"),
         }
         return Response(serializers.RoundActionSerializer(body).data)
+
+
+def capture_body(recorded) -> dict:
+    from results.selectors import format_duration
+
+    capture, result = recorded.capture, recorded.result
+    return {
+        "id": capture.client_id,
+        "kind": capture.kind,
+        "received_at": capture.received_at,
+        "elapsed_ms": capture.elapsed_ms,
+        "result": {
+            "entry": result.entry.ref,
+            "status": result.status,
+            "time": format_duration(result.time_ms),
+            "final_seconds": result.final_seconds,
+            "penalty_seconds": result.penalty_ms // 1000,
+            "counted_pieces": result.counted_pieces,
+            "place": result.place,
+            "confirmed": result.confirmed_at is not None,
+        },
+    }
+
+
+class CaptureView(ApiView):
+    """Record a judge's capture; the same id again is answered as the first time."""
+
+    permission_classes = [IsChampionshipJudge]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        tags=["judging"],
+        operation_id="capture_record",
+        summary="Record a judge's capture",
+        description=(
+            "`finish` (the tap on TIME, with the missing pieces), `confirm` (the entrant "
+            "confirmed), `pieces` (`pieces_placed` or `pieces_remaining` at time-up), "
+            "`incorrect` (TIME with misplaced pieces, with the count); head judges also "
+            "`correction` (with `reason`), `dns`, `dsq`, `warning`. The same `id` again stores "
+            "nothing new and gets the first answer. A capture that contradicts a confirmed "
+            "result, or another judge's time, is 409."
+        ),
+        parameters=[SLUG],
+        request=serializers.CaptureInputSerializer,
+        responses={
+            201: serializers.CaptureSerializer,
+            400: OpenApiResponse(OpenApiTypes.OBJECT, description='{"field": ["message"]}'),
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: OpenApiResponse(serializers.ErrorSerializer, description="A conflict."),
+        },
+    )
+    def post(self, request, championship_slug):
+        from judging import services as judging
+
+        championship = get_championship(championship_slug)
+        self.check_object_permissions(request, championship)
+        data = serializers.CaptureInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        round_ = Round.objects.filter(championship=championship, key=values["round"]).first()
+        if round_ is None:
+            raise DRFValidationError({"round": [_("Unknown round.")]})
+        entry = Entry.objects.filter(category=round_.category_id, ref=values["entry"]).first()
+        if entry is None:
+            raise DRFValidationError({"entry": [_("Unknown entry in this round's category.")]})
+        time_ms = parse_duration(values["time"]) if values["time"] else None
+        capture = judging.CaptureInput(
+            client_id=values["id"],
+            kind=values["kind"],
+            at=values["at"],
+            missing_found=values["missing_found"],
+            missing_lost=values["missing_lost"],
+            adjacent_missing=values["adjacent_missing"],
+            last_piece_at=values["last_piece_at"],
+            pieces_placed=values["pieces_placed"],
+            pieces_remaining=values["pieces_remaining"],
+            time_ms=time_ms,
+            status=values["status"],
+            reason=values["reason"],
+            payload={key: request.data[key] for key in request.data if key != "reason"},
+        )
+        try:
+            recorded = judging.capture_record(
+                round_=round_, entry=entry, judge=request.user, data=capture
+            )
+        except judging.CaptureConflict as error:
+            raise exceptions.Conflict(error.message) from None
+        except judging.CaptureForbidden:
+            raise PermissionDenied(_("Only a head judge may record this.")) from None
+        body = serializers.CaptureSerializer(capture_body(recorded)).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class ServerTimeView(PublicApiView):
+    """The server's clock, for phones to measure their offset (NTP-style)."""
+
+    @extend_schema(tags=["judging"], responses={200: serializers.ServerTimeSerializer})
+    def get(self, request):
+        now = timezone.now()
+        return Response(
+            {"now_ms": int(now.timestamp() * 1000)}, headers={"Cache-Control": "no-store"}
+        )
