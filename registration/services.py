@@ -464,6 +464,11 @@ def entry_set_payment(*, entry: Entry, status: str, reference: str | None = None
     """Record an entry's payment status and, optionally, its payment reference."""
     if status not in Entry.Payment.values:
         raise ValidationError({"payment_status": [_("Unknown payment status.")]})
+    limit = Entry._meta.get_field("payment_reference").max_length
+    if reference is not None and len(reference.strip()) > limit:
+        raise ValidationError(
+            {"payment_reference": [_("At most %(limit)s characters.") % {"limit": limit}]}
+        )
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     entry.payment_status = status
     fields = ["payment_status", "updated_at"]
@@ -472,3 +477,46 @@ def entry_set_payment(*, entry: Entry, status: str, reference: str | None = None
         fields.append("payment_reference")
     entry.save(update_fields=fields)
     return entry
+
+
+class ImportRowRefused(Exception):
+    """A row of an import that the registration rules refused; nothing of the import was saved."""
+
+    def __init__(self, row, error: ValidationError):
+        super().__init__(getattr(row, "line", row))
+        self.row = row
+        self.messages = error.messages
+
+
+@transaction.atomic
+def entries_import(*, rows, language: str) -> list[Entry]:
+    """Register imported rows in one transaction: all of them, or none.
+
+    Each row gives ``category``, ``members``, ``name``, ``publish_consent``,
+    ``adult_name``, ``payment_status`` and ``payment_reference``. The same rules
+    as the form apply, except the deadline; no e-mail is sent. Raise
+    ``ImportRowRefused`` naming the first refused row.
+    """
+    created = []
+    for row in rows:
+        try:
+            entry = entry_register(
+                category=row.category,
+                members=row.members,
+                name=row.name,
+                publish_consent=row.publish_consent,
+                adult_name=row.adult_name,
+                language=language,
+                enforce_deadline=False,
+                send_mail=False,
+            )
+            if row.payment_status or row.payment_reference:
+                entry = entry_set_payment(
+                    entry=entry,
+                    status=row.payment_status or entry.payment_status,
+                    reference=row.payment_reference,
+                )
+        except ValidationError as error:
+            raise ImportRowRefused(row, error) from None
+        created.append(entry)
+    return created

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from registration import views
+from registration import organiser, views
 
 app_name = "registration"
 
@@ -9,4 +9,42 @@ urlpatterns = [
     path("<slug:slug>/register/<slug:category>/check/", views.check, name="check"),
     path("<slug:slug>/entries/<str:token>/", views.manage, name="manage"),
     path("<slug:slug>/entries/<str:token>/withdraw/", views.withdraw, name="withdraw"),
+]
+
+# The organiser's entry tools.
+urlpatterns += [
+    path("<slug:slug>/manage/entries/", organiser.entries, name="organiser_entries"),
+    path("<slug:slug>/manage/entries/export.csv", organiser.export, name="organiser_export"),
+    path("<slug:slug>/manage/entries/import/", organiser.import_upload, name="organiser_import"),
+    path(
+        "<slug:slug>/manage/entries/import/<str:token>/",
+        organiser.import_preview,
+        name="organiser_import_preview",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:pk>/promote/",
+        organiser.promote,
+        name="organiser_promote",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:pk>/payment/",
+        organiser.payment,
+        name="organiser_payment",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:pk>/withdraw/",
+        organiser.withdraw,
+        name="organiser_withdraw",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:pk>/walkover/",
+        organiser.walkover,
+        name="organiser_walkover",
+    ),
+    path("<slug:slug>/manage/checkin/", organiser.checkin, name="organiser_checkin"),
+    path(
+        "<slug:slug>/manage/checkin/<int:pk>/",
+        organiser.checkin_entry,
+        name="organiser_checkin_entry",
+    ),
 ]

@@ -1,0 +1,759 @@
+"""Entries as CSV: the organiser's export, and the import of the files spreadsheets write.
+
+export
+    One row per entry: the entry's columns (``EXPORT_COLUMNS``), then
+    ``member1_name`` … ``member4_years_in_region``. UTF-8 with a byte-order mark,
+    so that Excel reads the letters æ, ø, å, ä and ö right.
+import
+    A file whose header names the export's columns, or common aliases of them
+    (``navn``, ``e-post``, ``fødselsdato``, ``ort`` …), in UTF-8 (with or without
+    the byte-order mark) or Windows-1252, separated by commas, semicolons or
+    tabs. Every row is checked with the registration's own rules before anything
+    is saved; the rows are saved by the registration services.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django_countries import countries
+
+from championship.models import Category, Championship
+from championship.rules import eligibility
+from registration import services
+from registration.models import Entry
+from registration.services import MemberData
+
+EXPORT_COLUMNS = (
+    "category",
+    "id",
+    "name",
+    "status",
+    "registered_at",
+    "official",
+    "fee",
+    "payment_status",
+    "payment_reference",
+    "publish_consent",
+    "adult_name",
+    "checked_in_at",
+)
+MEMBER_FIELDS = (
+    "name",
+    "email",
+    "birth_date",
+    "city",
+    "country",
+    "citizenship",
+    "region",
+    "years_in_region",
+)
+MEMBER_COLUMNS = 4
+
+# Limits of what an import reads: a club's list is far smaller.
+MAX_FILE_BYTES = 1_000_000
+MAX_ROWS = 2000
+
+# Lengths of the fields the rows are saved in.
+MAX_LENGTHS = {
+    "name": 200,
+    "adult_name": 200,
+    "payment_reference": 100,
+    "member.name": 200,
+    "member.email": 254,
+    "member.city": 100,
+    "member.region": 100,
+}
+
+# A cell a spreadsheet would run as a formula is written with a leading apostrophe.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class CsvError(Exception):
+    """The file cannot be read as a table at all; ``message`` says why."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+# Export ---------------------------------------------------------------------------------------
+
+
+def export_header(member_columns: int = MEMBER_COLUMNS) -> list[str]:
+    """Return the export's column names."""
+    members = [
+        f"member{number}_{name}"
+        for number in range(1, member_columns + 1)
+        for name in MEMBER_FIELDS
+    ]
+    return [*EXPORT_COLUMNS, *members]
+
+
+def _cell(value) -> str:
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+def _local_iso(moment: datetime | None, championship: Championship) -> str:
+    if moment is None:
+        return ""
+    return timezone.localtime(moment, championship.tzinfo).isoformat()
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _citizenship_text(citizenship) -> str:
+    if not citizenship:
+        return ""
+    if isinstance(citizenship, str):
+        return citizenship
+    return ",".join(citizenship)
+
+
+def export_csv(championship: Championship, rows, *, delimiter: str = ",") -> str:
+    """Return the entry rows (``registration.selectors.entry_rows``) as CSV text with a BOM."""
+    member_columns = max([MEMBER_COLUMNS, *(len(row.members) for row in rows)])
+    buffer = io.StringIO()
+    buffer.write("\ufeff")
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
+    writer.writerow(export_header(member_columns))
+    for row in rows:
+        entry = row.entry
+        cells = [
+            entry.category.key,
+            entry.ref,
+            entry.name,
+            entry.status,
+            _local_iso(entry.registered_at, championship),
+            _yes_no(row.official),
+            entry.fee,
+            entry.payment_status,
+            entry.payment_reference,
+            _yes_no(entry.publish_consent),
+            entry.adult_name,
+            _local_iso(entry.checked_in_at, championship),
+        ]
+        for person in row.members:
+            cells += [
+                person.name,
+                person.email,
+                person.birth_date.isoformat() if person.birth_date else "",
+                person.city,
+                person.country,
+                _citizenship_text(person.citizenship),
+                person.region,
+                "" if person.years_in_region is None else person.years_in_region,
+            ]
+        cells += [""] * (len(MEMBER_FIELDS) * (member_columns - len(row.members)))
+        writer.writerow([_cell(value) for value in cells])
+    return buffer.getvalue()
+
+
+# Reading the file -----------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> str:
+    """Return the file's text: UTF-8 (a byte-order mark is dropped), else Windows-1252."""
+    if data.startswith(codecs.BOM_UTF8):
+        try:
+            text = data[len(codecs.BOM_UTF8) :].decode("utf-8")
+        except UnicodeDecodeError:
+            raise CsvError(_("The file says it is UTF-8 but is not valid UTF-8 text.")) from None
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                text = data.decode("cp1252")
+            except UnicodeDecodeError:
+                raise CsvError(
+                    _("The file is neither UTF-8 nor Windows-1252 text. Save it as CSV (UTF-8).")
+                ) from None
+    if "\x00" in text:
+        raise CsvError(
+            _("The file is not a text file in UTF-8 or Windows-1252. Save it as CSV (UTF-8).")
+        )
+    return text
+
+
+def sniff_delimiter(header_line: str) -> str:
+    """Return the delimiter of the header line: a comma, a semicolon or a tab."""
+    try:
+        return csv.Sniffer().sniff(header_line, delimiters=",;\t").delimiter
+    except csv.Error:
+        counts = {delimiter: header_line.count(delimiter) for delimiter in ",;\t"}
+        best = max(counts, key=counts.get)
+        return best if counts[best] else ","
+
+
+def _normalise(header: str) -> str:
+    return re.sub(r"[\s_\-.:/()]+", " ", header.strip().casefold()).strip()
+
+
+# Header names, normalised (lower case, spaces for "_", "-" and "."), of each entry column.
+ENTRY_ALIASES = {
+    "category": {"category", "kategori", "klasse", "klass", "class"},
+    "id": {"id", "entry id"},
+    "name": {
+        "name",
+        "navn",
+        "namn",
+        "entry",
+        "entry name",
+        "team",
+        "team name",
+        "lag",
+        "lagnavn",
+        "lagnamn",
+        "hold",
+        "holdnavn",
+    },
+    "status": {"status"},
+    "registered_at": {"registered at", "registered"},
+    "official": {"official", "offisiell", "officiell", "officiel"},
+    "fee": {"fee", "avgift", "startavgift", "gebyr", "startkontingent"},
+    "payment_status": {"payment status", "payment", "betaling", "betalning", "betalingsstatus"},
+    "payment_reference": {
+        "payment reference",
+        "reference",
+        "referanse",
+        "referens",
+        "reference nr",
+        "betalingsreferanse",
+        "betalningsreferens",
+    },
+    "publish_consent": {"publish consent", "consent", "samtykke", "samtycke"},
+    "adult_name": {
+        "adult name",
+        "accompanying adult",
+        "adult",
+        "foresatt",
+        "voksen",
+        "målsman",
+        "vårdnadshavare",
+        "forælder",
+        "værge",
+        "ledsager",
+    },
+    "checked_in_at": {"checked in at", "checked in"},
+}
+MEMBER_ALIASES = {
+    "name": {"name", "navn", "namn"},
+    "email": {"email", "e mail", "e post", "epost", "mail", "e postadresse", "e postadress"},
+    "birth_date": {
+        "birth date",
+        "birthdate",
+        "date of birth",
+        "dob",
+        "fødselsdato",
+        "födelsedatum",
+        "fødselsdag",
+        "født",
+        "född",
+    },
+    "city": {"city", "home town", "hometown", "town", "by", "ort", "hjemsted", "hemort", "bosted"},
+    "country": {"country", "land"},
+    "citizenship": {
+        "citizenship",
+        "nationality",
+        "statsborgerskap",
+        "medborgarskap",
+        "statsborgerskab",
+        "nasjonalitet",
+        "nationalitet",
+    },
+    "region": {"region", "fylke", "län", "county", "landsdel"},
+    "years_in_region": {"years in region"},
+}
+MEMBER_PREFIX = re.compile(r"^(?:member|deltaker|deltagare|deltager|medlem)\s?(\d{1,2})\s?(.+)$")
+
+_ENTRY_BY_ALIAS = {alias: key for key, aliases in ENTRY_ALIASES.items() for alias in aliases}
+_MEMBER_BY_ALIAS = {alias: key for key, aliases in MEMBER_ALIASES.items() for alias in aliases}
+
+
+@dataclass(frozen=True)
+class Column:
+    """What a column of the file holds: an entry field, or a field of member ``member``."""
+
+    field: str
+    member: int | None = None
+
+
+def map_header(header: list[str]) -> tuple[dict[int, Column], list[str]]:
+    """Return the recognised columns by position, and the names of the ignored ones.
+
+    A member field without a member number (``e-post``) belongs to the first
+    member, unless the file also has that field numbered (``member1_email``).
+    A column named twice counts once, the first time.
+    """
+    columns: dict[int, Column] = {}
+    ignored: list[str] = []
+    unnumbered: dict[int, Column] = {}
+    for position, raw in enumerate(header):
+        name = _normalise(raw)
+        column = None
+        match = MEMBER_PREFIX.match(name)
+        if match and match.group(2) in _MEMBER_BY_ALIAS and int(match.group(1)) >= 1:
+            column = Column(_MEMBER_BY_ALIAS[match.group(2)], int(match.group(1)))
+        elif name in _ENTRY_BY_ALIAS:
+            column = Column(_ENTRY_BY_ALIAS[name])
+        elif name in _MEMBER_BY_ALIAS:
+            unnumbered[position] = Column(_MEMBER_BY_ALIAS[name], 1)
+            continue
+        if column is None or column in columns.values():
+            if raw.strip():
+                ignored.append(raw.strip())
+            continue
+        columns[position] = column
+    for position, column in unnumbered.items():
+        if column in columns.values():
+            ignored.append(header[position].strip())
+        else:
+            columns[position] = column
+    return dict(sorted(columns.items())), ignored
+
+
+# Values -----------------------------------------------------------------------------------
+
+
+DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y", "%d/%m/%Y")
+YES = {"yes", "y", "ja", "j", "true", "1", "x"}
+NO = {"no", "n", "nei", "nej", "false", "0", ""}
+PAYMENT_ALIASES = {
+    "betalt": Entry.Payment.PAID,
+    "betald": Entry.Payment.PAID,
+    "ubetalt": Entry.Payment.UNPAID,
+    "obetald": Entry.Payment.UNPAID,
+    "ikke betalt": Entry.Payment.UNPAID,
+    "ikke betalt endnu": Entry.Payment.UNPAID,
+    "refundert": Entry.Payment.REFUNDED,
+    "återbetald": Entry.Payment.REFUNDED,
+    "refunderet": Entry.Payment.REFUNDED,
+    "fritatt": Entry.Payment.WAIVED,
+    "fritagen": Entry.Payment.WAIVED,
+    "fritaget": Entry.Payment.WAIVED,
+}
+
+
+def parse_date(text: str) -> date:
+    """Return the date of ``YYYY-MM-DD``, ``DD.MM.YYYY`` or ``DD/MM/YYYY``; raise ``ValueError``."""
+    for pattern in DATE_FORMATS:
+        try:
+            return datetime.strptime(text.strip(), pattern).date()
+        except ValueError:
+            continue
+    raise ValueError(text)
+
+
+def _country(text: str) -> str:
+    """Return the ISO code of a country given by code or English name, or "" when unknown."""
+    text = text.strip()
+    if not text:
+        return ""
+    return countries.alpha2(text) if len(text) == 2 else (countries.by_name(text) or "")
+
+
+def _payment(text: str) -> str | None:
+    value = text.strip().casefold()
+    if value in Entry.Payment.values:
+        return value
+    for choice, label in Entry.Payment.choices:
+        if value == str(label).casefold():
+            return choice
+    return PAYMENT_ALIASES.get(value)
+
+
+# Parsing the rows -------------------------------------------------------------------------
+
+
+@dataclass
+class ImportRow:
+    """One row of the file, as it would be registered, with its problems."""
+
+    line: int
+    category: Category | None = None
+    name: str = ""
+    members: list[MemberData] = field(default_factory=list)
+    adult_name: str = ""
+    publish_consent: bool = False
+    payment_status: str = ""
+    payment_reference: str | None = None
+    withdrawn: bool = False
+    problems: list[str] = field(default_factory=list)
+    official: bool | None = None
+    expected_status: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def display_name(self) -> str:
+        return self.name or " & ".join(member.name for member in self.members)
+
+    @property
+    def payment_label(self) -> str:
+        return Entry.Payment(self.payment_status).label if self.payment_status else ""
+
+
+@dataclass
+class ImportPreview:
+    """The file as the import would save it."""
+
+    rows: list[ImportRow] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)
+    ignored_columns: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    delimiter: str = ","
+
+    @property
+    def to_import(self) -> list[ImportRow]:
+        return [row for row in self.rows if row.ok and not row.withdrawn]
+
+    @property
+    def invalid(self) -> list[ImportRow]:
+        return [row for row in self.rows if not row.ok]
+
+    @property
+    def withdrawn(self) -> list[ImportRow]:
+        return [row for row in self.rows if row.withdrawn]
+
+    @property
+    def expected_counts(self) -> Counter:
+        return Counter(row.expected_status for row in self.to_import)
+
+
+def _category_lookup(championship: Championship) -> dict[str, Category]:
+    lookup = {}
+    for category in championship.categories.all():
+        category.championship = championship
+        names = {category.key, category.kind, category.name, str(category.display_name)}
+        names |= {str(label) for kind, label in Category.Kind.choices if kind == category.kind}
+        for name in names:
+            if name:
+                lookup.setdefault(name.strip().casefold(), category)
+    return lookup
+
+
+def _member_label(index: int) -> str:
+    return _("Member %(number)s") % {"number": index + 1}
+
+
+FIELD_LABELS = {
+    "name": lambda: _("name"),
+    "email": lambda: _("e-mail"),
+    "birth_date": lambda: _("birth date"),
+    "city": lambda: _("home town"),
+    "country": lambda: _("country"),
+    "citizenship": lambda: _("citizenship"),
+    "region": lambda: _("region"),
+    "years_in_region": lambda: _("years in the region"),
+    "adult_name": lambda: _("accompanying adult"),
+    "payment_reference": lambda: _("payment reference"),
+}
+
+
+class _RowReader:
+    """Turn the cells of one row into an ``ImportRow``."""
+
+    def __init__(self, columns: dict[int, Column], cells: list[str], row: ImportRow):
+        self.row = row
+        self.values: dict[Column, str] = {}
+        for position, column in columns.items():
+            value = cells[position].strip() if position < len(cells) else ""
+            # A leading apostrophe is how the export keeps a spreadsheet from running a formula.
+            if value.startswith("'") and value[1:].startswith(FORMULA_STARTS):
+                value = value[1:]
+            self.values[column] = value
+        self.bad_fields: set[str] = set()
+
+    def get(self, name: str, member: int | None = None) -> str:
+        return self.values.get(Column(name, member), "")
+
+    def has(self, name: str, member: int | None = None) -> bool:
+        return Column(name, member) in self.values
+
+    def problem(self, message: str, key: str | None = None) -> None:
+        self.row.problems.append(message)
+        if key:
+            self.bad_fields.add(key)
+
+    def text(self, name: str, limit_key: str, member: int | None = None, where: str = "") -> str:
+        value = self.get(name, member)
+        limit = MAX_LENGTHS.get(limit_key)
+        if limit and len(value) > limit:
+            self.problem(
+                _("%(where)s%(field)s is longer than %(limit)s characters.")
+                % {"where": where, "field": FIELD_LABELS.get(name, lambda: name)(), "limit": limit}
+            )
+            return value[:limit]
+        return value
+
+    def member(self, number: int) -> MemberData | None:
+        index = number - 1
+        if not any(self.get(name, number) for name in MEMBER_FIELDS):
+            return None
+        where = _member_label(index) + ": "
+        key = f"members.{index}."
+        email = self.text("email", "member.email", number, where)
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                self.problem(
+                    where + _("“%(value)s” is not an e-mail address.") % {"value": email},
+                    key + "email",
+                )
+        birth_date = None
+        if self.get("birth_date", number):
+            try:
+                birth_date = parse_date(self.get("birth_date", number))
+            except ValueError:
+                self.problem(
+                    where
+                    + _("“%(value)s” is not a date: write 2010-05-31, 31.05.2010 or 31/05/2010.")
+                    % {"value": self.get("birth_date", number)},
+                    key + "birth_date",
+                )
+        country = ""
+        if self.get("country", number):
+            country = _country(self.get("country", number))
+            if not country:
+                self.problem(
+                    where
+                    + _("“%(value)s” is not a country: write its two-letter code, e.g. NO.")
+                    % {"value": self.get("country", number)},
+                    key + "country",
+                )
+        citizenship = []
+        for part in re.split(r"[\s,;/]+", self.get("citizenship", number)):
+            if not part:
+                continue
+            code = _country(part)
+            if code:
+                citizenship.append(code)
+            else:
+                self.problem(
+                    where
+                    + _("“%(value)s” is not a country: write its two-letter code, e.g. NO.")
+                    % {"value": part},
+                    key + "citizenship",
+                )
+        years = None
+        if self.get("years_in_region", number):
+            try:
+                years = int(self.get("years_in_region", number))
+                if not 0 <= years <= 120:
+                    raise ValueError
+            except ValueError:
+                self.problem(
+                    where
+                    + _("“%(value)s” is not a number of years.")
+                    % {"value": self.get("years_in_region", number)},
+                    key + "years_in_region",
+                )
+                years = None
+        return MemberData(
+            name=self.text("name", "member.name", number, where),
+            email=email,
+            birth_date=birth_date,
+            city=self.text("city", "member.city", number, where),
+            country=country,
+            citizenship=tuple(citizenship),
+            region=self.text("region", "member.region", number, where),
+            years_in_region=years,
+        )
+
+
+def _service_problems(error: ValidationError, skip: set[str]) -> list[str]:
+    """Return a service's field errors as sentences, leaving out fields already reported."""
+    problems = []
+    for key, messages in error.message_dict.items():
+        if key in skip:
+            continue
+        prefix = ""
+        if key.startswith("members."):
+            prefix = _member_label(int(key.split(".")[1])) + ": "
+        problems.extend(prefix + message for message in messages)
+    return problems
+
+
+def parse_entries(
+    text: str, *, championship: Championship, default_category: Category | None = None
+) -> ImportPreview:
+    """Return every row of the file with its problems; raise ``CsvError`` for an unreadable file.
+
+    Each row is checked with the rules of the registration form (without the
+    deadline), against the entries already registered, and, where the preset
+    allows one entry per person in a category, against the file's earlier rows.
+    """
+    preview = ImportPreview()
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    if not first:
+        raise CsvError(_("The file is empty."))
+    preview.delimiter = sniff_delimiter(first)
+    try:
+        table = list(csv.reader(io.StringIO(text), delimiter=preview.delimiter))
+    except csv.Error as error:
+        raise CsvError(
+            _("The file is not a valid CSV table (%(error)s).") % {"error": error}
+        ) from None
+    while table and not any(cell.strip() for cell in table[0]):
+        table.pop(0)
+    header, records = table[0], table[1:]
+    if len(records) > MAX_ROWS:
+        raise CsvError(
+            _("The file has more than %(count)s rows: split it into smaller files.")
+            % {"count": MAX_ROWS}
+        )
+    columns, preview.ignored_columns = map_header(header)
+    preview.columns = [header[position].strip() for position in columns]
+    present = set(columns.values())
+    member_numbers = sorted({c.member for c in present if c.member is not None})
+    has_member_names = any(c.field == "name" and c.member is not None for c in present)
+    if Column("name") not in present and not has_member_names:
+        preview.problems.append(
+            _("The file needs a column with the names (name, navn, namn or member1_name).")
+        )
+    if Column("category") not in present and default_category is None:
+        preview.problems.append(_("Choose the category: the file has no category column."))
+    if preview.problems:
+        return preview
+
+    categories = _category_lookup(championship)
+    rules = championship.rules
+    seen_emails: dict[tuple[int, str], int] = {}
+    line_number = 1
+    for cells in records:
+        line_number += 1
+        if not any(cell.strip() for cell in cells):
+            continue
+        row = ImportRow(line=line_number)
+        reader = _RowReader(columns, cells, row)
+        # The category.
+        category_text = reader.get("category")
+        if category_text:
+            row.category = categories.get(category_text.casefold())
+            if row.category is None:
+                reader.problem(
+                    _("There is no category “%(value)s”: use one of %(keys)s.")
+                    % {
+                        "value": category_text,
+                        "keys": ", ".join(sorted({c.key for c in categories.values()})),
+                    }
+                )
+        elif default_category is not None:
+            row.category = default_category
+        else:
+            reader.problem(_("The row has no category."))
+        # The entry.
+        row.name = reader.text("name", "name")
+        row.adult_name = reader.text("adult_name", "adult_name")
+        consent = reader.get("publish_consent").casefold()
+        if consent in YES:
+            row.publish_consent = True
+        elif consent not in NO:
+            reader.problem(
+                _("Consent to publication: write yes or no, not “%(value)s”.")
+                % {"value": reader.get("publish_consent")}
+            )
+        if reader.get("payment_status"):
+            payment = _payment(reader.get("payment_status"))
+            if payment is None:
+                reader.problem(
+                    _("Unknown payment status “%(value)s”: write %(choices)s.")
+                    % {
+                        "value": reader.get("payment_status"),
+                        "choices": ", ".join(Entry.Payment.values),
+                    }
+                )
+            else:
+                row.payment_status = payment
+        if reader.has("payment_reference"):
+            row.payment_reference = reader.text("payment_reference", "payment_reference")
+        status = reader.get("status").casefold()
+        row.withdrawn = status in {
+            Entry.Status.WITHDRAWN,
+            str(Entry.Status.WITHDRAWN.label).casefold(),
+        }
+        # The members; a file without member names names an individual in the name column.
+        if not has_member_names and row.name:
+            reader.values[Column("name", 1)] = row.name
+        for number in member_numbers or [1]:
+            member = reader.member(number)
+            if member is not None:
+                row.members.append(member)
+        if not row.members:
+            reader.problem(_("The row names no member."))
+        # The rules of the registration form.
+        if row.category is not None and row.members and not row.withdrawn:
+            try:
+                services.validate_registration(
+                    category=row.category,
+                    members=row.members,
+                    adult_name=row.adult_name,
+                    enforce_deadline=False,
+                )
+            except ValidationError as error:
+                row.problems.extend(_service_problems(error, reader.bad_fields))
+            if rules.one_entry_per_person_per_category:
+                for index, member in enumerate(row.members):
+                    email = member.email.strip().casefold()
+                    if not email:
+                        continue
+                    earlier = seen_emails.setdefault((row.category.pk, email), row.line)
+                    if earlier != row.line:
+                        row.problems.append(
+                            _member_label(index)
+                            + ": "
+                            + _(
+                                "%(email)s is already in row %(line)s of the file: "
+                                "one entry per person in a category."
+                            )
+                            % {"email": member.email.strip(), "line": earlier}
+                        )
+            row.official = eligibility.officiality(
+                row.category.kind, [m.as_rules_member() for m in row.members], rules
+            ).official
+        if row.withdrawn:
+            # Not imported, so nothing in it can stop the import.
+            row.problems = []
+        preview.rows.append(row)
+    _expect_statuses(preview)
+    return preview
+
+
+def _expect_statuses(preview: ImportPreview) -> None:
+    """Say which rows would be confirmed and which go on the waiting list, by the capacity."""
+    free: dict[int, int | None] = {}
+    for row in preview.to_import:
+        category = row.category
+        if category.pk not in free:
+            if category.capacity is None:
+                free[category.pk] = None
+            else:
+                confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+                free[category.pk] = category.capacity - confirmed
+        places = free[category.pk]
+        if places is None or places > 0:
+            row.expected_status = Entry.Status.CONFIRMED
+            if places is not None:
+                free[category.pk] = places - 1
+        else:
+            row.expected_status = Entry.Status.WAITLISTED

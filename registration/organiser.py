@@ -1,0 +1,533 @@
+"""The organiser's entry tools: the entry list with its actions, CSV export and import, check-in.
+
+Every view is for the organisers of the championship (``organiser_required``).
+Writes go through ``registration.services``; a service's ``ValidationError``
+becomes an error message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from championship.permissions import organiser_required
+from registration import csv_io, selectors, services
+from registration.models import Entry
+
+ENTRIES = "registration/organiser_entries.html"
+IMPORT = "registration/organiser_import.html"
+IMPORT_PREVIEW = "registration/organiser_import_preview.html"
+CHECKIN = "registration/organiser_checkin.html"
+
+SESSION_IMPORTS = "registration.organiser_imports"
+KEPT_IMPORTS = 3
+
+
+# Forms ----------------------------------------------------------------------------------------
+
+
+def _with_all(choices):
+    return [("", gettext_lazy("All")), *choices]
+
+
+YES_NO = [("yes", gettext_lazy("Yes")), ("no", gettext_lazy("No"))]
+
+
+class SearchInput(forms.TextInput):
+    input_type = "search"
+
+
+class EntryFilterForm(forms.Form):
+    """The filters and the search of the entry list (all optional)."""
+
+    category = forms.ChoiceField(label=gettext_lazy("Category"), required=False)
+    q = forms.CharField(
+        label=gettext_lazy("Search"), required=False, max_length=100, widget=SearchInput
+    )
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"), required=False, choices=_with_all(Entry.Status.choices)
+    )
+    official = forms.ChoiceField(
+        label=gettext_lazy("Official"), required=False, choices=_with_all(YES_NO)
+    )
+    payment = forms.ChoiceField(
+        label=gettext_lazy("Payment"), required=False, choices=_with_all(Entry.Payment.choices)
+    )
+    checked_in = forms.ChoiceField(
+        label=gettext_lazy("Checked in"), required=False, choices=_with_all(YES_NO)
+    )
+    under_age = forms.ChoiceField(required=False, choices=_with_all(YES_NO))
+
+    def __init__(self, *args, categories, adult_age, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["category"].choices = [(c.key, c.display_name) for c in categories]
+        self.fields["q"].widget.attrs["placeholder"] = _("Name, e-mail or payment reference")
+        if adult_age is None:
+            del self.fields["under_age"]
+        else:
+            self.fields["under_age"].label = _("Under %(age)s") % {"age": adult_age}
+
+
+class PaymentForm(forms.Form):
+    status = forms.ChoiceField(label=gettext_lazy("Payment"), choices=Entry.Payment.choices)
+    reference = forms.CharField(
+        label=gettext_lazy("Payment reference"), required=False, max_length=100
+    )
+
+
+class WalkoverForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason"), required=False, max_length=1000)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("CSV file"))
+    category = forms.ChoiceField(
+        label=gettext_lazy("Category"),
+        required=False,
+        help_text=gettext_lazy("For the rows without a category, or a file without that column."),
+    )
+
+    def __init__(self, *args, categories, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["category"].choices = [
+            ("", "—"),
+            *((c.key, c.display_name) for c in categories),
+        ]
+        self.fields["file"].widget.attrs["accept"] = ".csv,.txt,text/csv,text/plain"
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > csv_io.MAX_FILE_BYTES:
+            raise ValidationError(
+                _("The file is larger than %(size)s MB.")
+                % {"size": csv_io.MAX_FILE_BYTES // 1_000_000}
+            )
+        return upload
+
+
+# The entry list -------------------------------------------------------------------------------
+
+
+class _Listing:
+    """The entry list as the filters ask for it, and the query string that gives it back."""
+
+    def __init__(self, championship, params: QueryDict):
+        self.championship = championship
+        self.categories = list(championship.categories.order_by("order", "key"))
+        self.adult_age = championship.rules.adult_required_below
+        self.form = EntryFilterForm(params, categories=self.categories, adult_age=self.adult_age)
+        self.form.is_valid()
+        data = self.form.cleaned_data
+        by_key = {category.key: category for category in self.categories}
+        self.category = by_key.get(data.get("category")) or (
+            self.categories[0] if self.categories else None
+        )
+        if self.category is not None:
+            self.category.championship = championship
+        self.filters = selectors.EntryFilters(
+            status=data.get("status", ""),
+            official=data.get("official", ""),
+            payment=data.get("payment", ""),
+            checked_in=data.get("checked_in", ""),
+            under_age=data.get("under_age", ""),
+            query=data.get("q", "").strip(),
+        )
+        values = {"category": self.category.key if self.category else ""}
+        values.update(
+            {name: data.get(name) for name in EntryFilterForm.base_fields if name != "category"}
+        )
+        self.query = urlencode({name: value for name, value in values.items() if value})
+
+    def context(self) -> dict:
+        category = self.category
+        listing = (
+            None if category is None else selectors.category_entry_list(category, self.filters)
+        )
+        return {
+            "form": self.form,
+            "category": category,
+            "categories": self.categories,
+            "filters": self.filters,
+            "listing": listing,
+            "query": self.query,
+            "adult_age": self.adult_age,
+            "payment_choices": Entry.Payment.choices,
+        }
+
+    def url(self) -> str:
+        path = reverse("registration:organiser_entries", kwargs={"slug": self.championship.slug})
+        return f"{path}?{self.query}" if self.query else path
+
+
+@require_GET
+@organiser_required
+def entries(request, championship):
+    """List a category's entries with filters, search and counts; each row with its actions."""
+    context = _Listing(championship, request.GET).context()
+    template = f"{ENTRIES}#entries-region" if request.htmx else ENTRIES
+    return render(request, template, context)
+
+
+def _entry(championship, pk) -> Entry:
+    entry = selectors.entry_of(championship, pk)
+    if entry is None:
+        raise Http404(_("There is no such entry in this championship."))
+    return entry
+
+
+def _after_action(request, championship):
+    """Answer an entry action: the refreshed list for HTMX, else back to the list."""
+    listing = _Listing(championship, QueryDict(request.POST.get("query", "")))
+    if request.htmx:
+        return render(request, f"{ENTRIES}#entries-region", listing.context())
+    return redirect(listing.url())
+
+
+def _run(request, action) -> None:
+    """Run ``action`` and tell the organiser how it went; a refusal changes nothing."""
+    try:
+        message = action()
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        if message:
+            messages.success(request, message)
+
+
+@require_POST
+@organiser_required
+def promote(request, championship, pk):
+    """Confirm a waitlisted entry, even beyond the capacity."""
+    entry = _entry(championship, pk)
+
+    def action():
+        services.entry_promote(entry=entry)
+        return _("%(name)s is confirmed (promoted from the waiting list).") % {"name": entry.name}
+
+    _run(request, action)
+    return _after_action(request, championship)
+
+
+@require_POST
+@organiser_required
+def payment(request, championship, pk):
+    """Record an entry's payment status and reference."""
+    entry = _entry(championship, pk)
+    form = PaymentForm(request.POST)
+
+    def action():
+        if not form.is_valid():
+            raise ValidationError([m for errors in form.errors.values() for m in errors])
+        saved = services.entry_set_payment(
+            entry=entry,
+            status=form.cleaned_data["status"],
+            reference=form.cleaned_data["reference"],
+        )
+        return _("Payment of %(name)s saved: %(status)s.") % {
+            "name": saved.name,
+            "status": saved.get_payment_status_display(),
+        }
+
+    _run(request, action)
+    return _after_action(request, championship)
+
+
+@require_POST
+@organiser_required
+def withdraw(request, championship, pk):
+    """Withdraw an entry; a freed place goes to the first on the waiting list."""
+    entry = _entry(championship, pk)
+
+    def action():
+        if request.POST.get("confirm") != "yes":
+            raise ValidationError(_("Tick the box to confirm the withdrawal."))
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise ValidationError(_("%(name)s was already withdrawn.") % {"name": entry.name})
+        promoted = services.entry_withdraw(entry=entry)
+        message = _("%(name)s is withdrawn.") % {"name": entry.name}
+        if promoted:
+            message += " " + _("Confirmed from the waiting list: %(names)s.") % {
+                "names": ", ".join(p.name for p in promoted)
+            }
+        return message
+
+    _run(request, action)
+    return _after_action(request, championship)
+
+
+@require_POST
+@organiser_required
+def walkover(request, championship, pk):
+    """Mark a confirmed entry as a walk-over with a reason, or take the walk-over back."""
+    entry = _entry(championship, pk)
+    form = WalkoverForm(request.POST)
+    undo = request.POST.get("undo") == "1"
+
+    def action():
+        if not form.is_valid():
+            raise ValidationError([m for errors in form.errors.values() for m in errors])
+        services.entry_mark_walkover(entry=entry, reason=form.cleaned_data["reason"], undo=undo)
+        if undo:
+            return _("The walk-over of %(name)s is taken back.") % {"name": entry.name}
+        return _("%(name)s is marked as a walk-over.") % {"name": entry.name}
+
+    _run(request, action)
+    return _after_action(request, championship)
+
+
+# CSV export -----------------------------------------------------------------------------------
+
+
+@require_GET
+@organiser_required
+def export(request, championship):
+    """Download the entries as CSV: one category (``?category=``) or all of them."""
+    categories = list(championship.categories.order_by("order", "key"))
+    key = request.GET.get("category", "")
+    if key:
+        categories = [category for category in categories if category.key == key]
+        if not categories:
+            raise Http404(_("There is no such category in this championship."))
+    rows = selectors.entry_rows(selectors.entries_with_members(categories), championship)
+    delimiter = ";" if request.GET.get("delimiter") == "semicolon" else ","
+    text = csv_io.export_csv(championship, rows, delimiter=delimiter)
+    filename = f"{championship.slug}-{key or 'entries'}.csv"
+    response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# CSV import -----------------------------------------------------------------------------------
+
+
+def _stored_imports(request) -> dict:
+    return request.session.get(SESSION_IMPORTS, {})
+
+
+def _store_import(request, championship, **data) -> str:
+    """Keep an uploaded file's text in the session (never in the page) and return its key."""
+    imports = _stored_imports(request)
+    while len(imports) >= KEPT_IMPORTS:
+        imports.pop(next(iter(imports)))
+    token = secrets.token_urlsafe(12)
+    imports[token] = {"championship": championship.pk, **data}
+    request.session[SESSION_IMPORTS] = imports
+    return token
+
+
+def _stored_import(request, championship, token) -> dict | None:
+    stored = _stored_imports(request).get(token)
+    if stored is None or stored.get("championship") != championship.pk:
+        return None
+    return stored
+
+
+def _forget_import(request, token) -> None:
+    imports = _stored_imports(request)
+    if imports.pop(token, None) is not None:
+        request.session[SESSION_IMPORTS] = imports
+
+
+def _categories(championship):
+    categories = list(championship.categories.order_by("order", "key"))
+    for category in categories:
+        category.championship = championship
+    return categories
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def import_upload(request, championship):
+    """Take a CSV file of entries and show what it would import."""
+    categories = _categories(championship)
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES, categories=categories)
+        if form.is_valid():
+            category = next((c for c in categories if c.key == form.cleaned_data["category"]), None)
+            try:
+                text = csv_io.decode(form.cleaned_data["file"].read())
+                preview = csv_io.parse_entries(
+                    text, championship=championship, default_category=category
+                )
+            except csv_io.CsvError as error:
+                form.add_error("file", error.message)
+            else:
+                for problem in preview.problems:
+                    form.add_error(None, problem)
+            if form.is_valid():
+                token = _store_import(
+                    request,
+                    championship,
+                    text=text,
+                    category=category.key if category else "",
+                    filename=form.cleaned_data["file"].name,
+                )
+                return redirect(
+                    "registration:organiser_import_preview", slug=championship.slug, token=token
+                )
+    else:
+        form = ImportForm(categories=categories)
+    return render(
+        request,
+        IMPORT,
+        {
+            "form": form,
+            "export_columns": csv_io.export_header(),
+            "member_fields": csv_io.MEMBER_FIELDS,
+            "entry_columns": csv_io.EXPORT_COLUMNS,
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def import_preview(request, championship, token):
+    """Show every row of an uploaded file with its problems; on confirmation, save the rows."""
+    stored = _stored_import(request, championship, token)
+    upload_url = reverse("registration:organiser_import", kwargs={"slug": championship.slug})
+    if stored is None:
+        messages.error(
+            request, _("This import is no longer available: upload the file again, please.")
+        )
+        return redirect(upload_url)
+    categories = _categories(championship)
+    category = next((c for c in categories if c.key == stored.get("category")), None)
+    try:
+        preview = csv_io.parse_entries(
+            stored["text"], championship=championship, default_category=category
+        )
+    except csv_io.CsvError as error:
+        _forget_import(request, token)
+        messages.error(request, error.message)
+        return redirect(upload_url)
+    if request.method == "POST":
+        if request.POST.get("action") == "cancel":
+            _forget_import(request, token)
+            messages.info(request, _("The import is cancelled; nothing was saved."))
+            return redirect(upload_url)
+        skip = request.POST.get("skip_invalid") == "yes"
+        if preview.problems:
+            messages.error(request, _("Nothing was saved: the file cannot be imported."))
+        elif preview.invalid and not skip:
+            messages.error(
+                request,
+                ngettext(
+                    "Nothing was saved: %(count)s row has problems. Correct the file and "
+                    "upload it again, or tick “Skip the rows with problems”.",
+                    "Nothing was saved: %(count)s rows have problems. Correct the file and "
+                    "upload it again, or tick “Skip the rows with problems”.",
+                    len(preview.invalid),
+                )
+                % {"count": len(preview.invalid)},
+            )
+        elif not preview.to_import:
+            messages.error(request, _("Nothing was saved: the file has no row to import."))
+        else:
+            try:
+                created = services.entries_import(
+                    rows=preview.to_import, language=championship.language
+                )
+            except services.ImportRowRefused as refused:
+                messages.error(
+                    request,
+                    _("Nothing was saved: row %(row)s was refused: %(reason)s")
+                    % {"row": refused.row.line, "reason": " ".join(refused.messages)},
+                )
+            else:
+                _forget_import(request, token)
+                confirmed = sum(e.status == Entry.Status.CONFIRMED for e in created)
+                message = ngettext(
+                    "%(count)s entry imported: %(confirmed)s confirmed, "
+                    "%(waitlisted)s on the waiting list.",
+                    "%(count)s entries imported: %(confirmed)s confirmed, "
+                    "%(waitlisted)s on the waiting list.",
+                    len(created),
+                ) % {
+                    "count": len(created),
+                    "confirmed": confirmed,
+                    "waitlisted": len(created) - confirmed,
+                }
+                left_out = len(preview.invalid) + len(preview.withdrawn)
+                if left_out:
+                    message += " " + ngettext(
+                        "%(count)s row was left out.", "%(count)s rows were left out.", left_out
+                    ) % {"count": left_out}
+                messages.success(request, message)
+                listing = reverse(
+                    "registration:organiser_entries", kwargs={"slug": championship.slug}
+                )
+                return redirect(f"{listing}?{urlencode({'category': created[0].category.key})}")
+        return redirect(
+            "registration:organiser_import_preview", slug=championship.slug, token=token
+        )
+    return render(
+        request,
+        IMPORT_PREVIEW,
+        {
+            "preview": preview,
+            "token": token,
+            "filename": stored.get("filename", ""),
+            "default_category": category,
+            "expected": preview.expected_counts,
+        },
+    )
+
+
+# Check-in -------------------------------------------------------------------------------------
+
+
+def _checkin_context(championship, **extra) -> dict:
+    return {"counts": list(selectors.checkin_counts(championship)), **extra}
+
+
+@require_GET
+@organiser_required
+def checkin(request, championship):
+    """Find an entry at the check-in desk and check it in, from a phone."""
+    query = request.GET.get("q", "").strip()[:100]
+    context = _checkin_context(
+        championship, rows=selectors.checkin_rows(championship, query), query=query
+    )
+    template = f"{CHECKIN}#checkin-search" if request.htmx else CHECKIN
+    return render(request, template, context)
+
+
+@require_POST
+@organiser_required
+def checkin_entry(request, championship, pk):
+    """Check an entry in (or take the check-in back)."""
+    entry = _entry(championship, pk)
+    undo = request.POST.get("undo") == "1"
+    error = ""
+    try:
+        services.entry_check_in(entry=entry, undo=undo)
+    except ValidationError as refused:
+        error = " ".join(refused.messages)
+    if request.htmx:
+        context = _checkin_context(
+            championship,
+            row=selectors.entry_row(championship, entry.pk),
+            error=error,
+            query=request.POST.get("q", ""),
+        )
+        return render(request, f"{CHECKIN}#checkin-answer", context)
+    if error:
+        messages.error(request, error)
+    elif undo:
+        message = _("The check-in of %(name)s is taken back.") % {"name": entry.name}
+        messages.success(request, message)
+    else:
+        messages.success(request, _("%(name)s is checked in.") % {"name": entry.name})
+    path = reverse("registration:organiser_checkin", kwargs={"slug": championship.slug})
+    query = request.POST.get("q", "").strip()[:100]
+    return redirect(f"{path}?{urlencode({'q': query})}" if query else path)
