@@ -380,6 +380,12 @@ def build(*, seed: int = 2026) -> DemoResult:
             missing_found=missing_found,
             confirmed_at=tapped + timedelta(seconds=9),
         )
+    # Everyone else is still puzzling: a pending result each, as a started heat gives.
+    Result.objects.bulk_create(
+        Result(round=individual_round, heat=heat, entry=entry)
+        for entry in individual
+        if entry not in finishers
+    )
     standings_recompute(round_=individual_round)
     return DemoResult(
         championship=championship,

@@ -1100,8 +1100,30 @@ def _write_entries(
     return categories, entry_pks
 
 
+def _round_complete(round_plan: _Round) -> bool:
+    """Return whether every heat started and every entry of the round has a result."""
+    heats = round_plan.heats
+    if not heats or not all(heat.started_at for heat in heats):
+        return False
+    decided = {
+        ref
+        for heat in heats
+        for ref, fields in heat.results
+        if fields.get("status", Result.Status.PENDING) != Result.Status.PENDING
+    }
+    seated = {ref for heat in heats for _number, ref, _position in heat.seats}
+    results = {ref for heat in heats for ref, _fields in heat.results}
+    return bool(decided) and decided == (seated | results)
+
+
 def _round_state(round_plan: _Round) -> str:
-    """Return the state an imported round starts in (the format does not carry it)."""
+    """Return the state an imported round starts in (the format does not carry it).
+
+    A round whose heats all started and whose entries all have a result is over:
+    closed, with its prizes given.
+    """
+    if _round_complete(round_plan):
+        return Round.State.CLOSED
     if any(heat.started_at for heat in round_plan.heats):
         return Round.State.RUNNING
     if any(heat.seats for heat in round_plan.heats):
@@ -1127,13 +1149,16 @@ def _write_rounds(
                 **round_plan.fields,
             )
             round_.save()
+            started = (
+                Heat.State.TIME_UP if round_.state == Round.State.CLOSED else Heat.State.RUNNING
+            )
             for order, heat_plan in enumerate(round_plan.heats, start=1):
                 heat = Heat.objects.create(
                     round=round_,
                     key=heat_plan.key,
                     order=order,
                     started_at=heat_plan.started_at,
-                    state=Heat.State.RUNNING if heat_plan.started_at else Heat.State.SCHEDULED,
+                    state=started if heat_plan.started_at else Heat.State.SCHEDULED,
                 )
                 seats += [
                     Seat(

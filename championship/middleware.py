@@ -30,14 +30,23 @@ class ChampionshipMiddleware:
         if not slug:
             return None
         championship = Championship.objects.filter(slug=slug).first()
-        if championship is None:
-            return None
-        request.championship = championship
-        try:
-            timezone.activate(zoneinfo.ZoneInfo(championship.timezone))
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            timezone.deactivate()
-        if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
-            translation.activate(championship.language)
-            request.LANGUAGE_CODE = championship.language
+        if championship is not None:
+            activate(request, championship)
         return None
+
+
+def activate(request, championship: Championship) -> None:
+    """Use a championship for a request: its time zone, and its language unless one was chosen.
+
+    Views whose URL names the championship otherwise than ``slug`` (the polled
+    live results, which must answer an unchanged poll with one query) call this
+    themselves once they have the championship.
+    """
+    request.championship = championship
+    try:
+        timezone.activate(zoneinfo.ZoneInfo(championship.timezone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        timezone.deactivate()
+    if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+        translation.activate(championship.language)
+        request.LANGUAGE_CODE = championship.language

@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
     "django_countries",
@@ -132,6 +133,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Speed-puzzling championship API",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The documentation's assets are served from static files, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Behind a proxy that terminates TLS (see docs/deployment.md).

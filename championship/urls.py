@@ -19,5 +19,6 @@ urlpatterns = [
     path("api/v1/", include("championship.api.urls")),
     path("", include("judging.urls")),
     path("", include("registration.urls")),
+    path("", include("results.urls")),
     path("", include((championship_patterns, "championship"))),
 ]

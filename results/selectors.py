@@ -107,3 +107,80 @@ def round_standings(round_: Round) -> dict:
     }
     cache.set(key, standings, timeout=24 * 3600)
     return standings
+
+
+def round_for_request(championship_slug: str, round_key: str) -> Round | None:
+    """Return a round with its category and championship, in one query (or ``None``)."""
+    return (
+        Round.objects.select_related("category__championship")
+        .filter(championship__slug=championship_slug, key=round_key)
+        .first()
+    )
+
+
+def is_final(round_: Round, standings: dict) -> bool:
+    """Return whether a round's results are final: time is up and every entry has a result."""
+    closed = round_.state in (Round.State.CLOSED, Round.State.PUBLISHED)
+    return closed and all(row["outcome"] for row in standings["rows"])
+
+
+def heat_rows(standings: dict, heat: str | None) -> list[dict]:
+    """Return the rows of one heat (places stay those of the whole round), or all rows."""
+    if not heat:
+        return standings["rows"]
+    return [row for row in standings["rows"] if row["heat"] == heat]
+
+
+def recent_finishers(rows: list[dict], count: int = 5) -> list[str]:
+    """Return the entry ids of the last ``count`` completed entries, by final time."""
+    done = [row for row in rows if row["outcome"] == "completed"]
+    done.sort(key=lambda row: row["final_seconds"], reverse=True)
+    return [row["entry"]["id"] for row in done[:count]]
+
+
+def finishes_chart(rows: list[dict], limit_minutes: int, *, width=600, height=200) -> dict:
+    """Return the points of a chart of finishes over time: minutes → entries finished.
+
+    Drawn as an SVG polyline in the template; the x axis runs to the time limit.
+    """
+    seconds = sorted(row["final_seconds"] for row in rows if row["outcome"] == "completed")
+    total = max(len(rows), 1)
+    limit = max(limit_minutes * 60, 1)
+    points = [(0, height)]
+    for count, second in enumerate(seconds, start=1):
+        x = round(min(second, limit) / limit * width, 1)
+        points.append((x, points[-1][1]))
+        points.append((x, round(height - count / total * height, 1)))
+    if seconds:
+        points.append((width, points[-1][1]))
+    ticks = [
+        {"x": round(minute * 60 / limit * width, 1), "label": minute}
+        for minute in range(0, limit_minutes + 1, 15 if limit_minutes > 60 else 10)
+    ]
+    return {
+        "width": width,
+        "height": height,
+        "points": " ".join(f"{x},{y}" for x, y in points),
+        "finished": len(seconds),
+        "total": len(rows),
+        "ticks": ticks,
+    }
+
+
+def category_standings(category) -> list[dict]:
+    """Return a category's final standings: the last round's, then the others by their best round.
+
+    Each row is a public row of the round in which the entry got furthest, with
+    ``round`` added.
+    """
+    rounds = list(Round.objects.filter(category=category).order_by("-order"))
+    seen: set[str] = set()
+    combined = []
+    for round_ in rounds:
+        standings = round_standings(round_)
+        for row in standings["rows"]:
+            if row["entry"]["id"] in seen:
+                continue
+            seen.add(row["entry"]["id"])
+            combined.append({**row, "round": round_.key, "round_name": round_.display_name})
+    return combined

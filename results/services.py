@@ -90,7 +90,11 @@ def standings_compute(round_: Round, results: list[Result]) -> list[Result]:
             ranking.Ranked(result.pk, decided, official=result.official, heat=result.heat_id)
         )
     standings = ranking.rank(rows)
-    if round_.stage == Round.Stage.FINAL:
+    # Prizes are given once time is up in the final (rogaland: "right after time is up").
+    if round_.stage == Round.Stage.FINAL and round_.state in (
+        Round.State.CLOSED,
+        Round.State.PUBLISHED,
+    ):
         standings = ranking.award_prizes(
             standings, prize_places=rules.prize_places, title=rules.title_to_best_official
         )

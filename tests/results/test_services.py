@@ -51,6 +51,7 @@ def test_standings_rank_the_round_by_the_rules(championship, individual, final):
     result(final, heat_b, counted, status="unfinished", pieces_placed=480)
     result(final, heat_a, absent, status="dns")
 
+    Round.objects.filter(pk=final.pk).update(state=Round.State.CLOSED)
     standings_recompute(round_=final)
 
     got = {r.entry_id: r for r in Result.objects.filter(round=final)}
@@ -70,6 +71,16 @@ def test_standings_rank_the_round_by_the_rules(championship, individual, final):
         3,
     )
     assert (got[absent.pk].place, got[absent.pk].outcome) == (None, "dns")
+
+
+def test_no_prizes_before_time_is_up(championship, individual, final):
+    heat = factories.heat(final)
+    result(final, heat, entrant(championship, individual), status="finished", time_ms=seconds(40))
+    standings_recompute(round_=final)
+    assert Result.objects.get(round=final).prize is None
+    Round.objects.filter(pk=final.pk).update(state=Round.State.CLOSED)
+    standings_recompute(round_=final)
+    assert Result.objects.get(round=final).prize == 1
 
 
 def test_recomputing_bumps_the_rounds_version(championship, individual, final):

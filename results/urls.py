@@ -1,0 +1,21 @@
+from django.urls import path
+
+from results import views
+
+app_name = "results"
+
+# The championship is named ``championship_slug`` here, not ``slug``: these views find
+# it themselves in the one query an unchanged poll may cost (see the middleware).
+urlpatterns = [
+    path("<slug:championship_slug>/results/", views.index, name="index"),
+    path(
+        "<slug:championship_slug>/results/category/<slug:category_key>.csv",
+        views.category_csv,
+        name="category_csv",
+    ),
+    path("<slug:championship_slug>/results/<slug:round_key>/", views.round_results, name="round"),
+    path(
+        "<slug:championship_slug>/results/<slug:round_key>.csv", views.round_csv, name="round_csv"
+    ),
+    path("<slug:championship_slug>/screen/<slug:round_key>/", views.screen, name="screen"),
+]

@@ -1,0 +1,222 @@
+"""Live results: per round (polled with ETags), per category, the projector screen, exports.
+
+An unchanged poll is answered ``304 Not Modified`` after one query (the round's
+version); a changed one is rendered once per version and language and then
+served from the shared cache, so any number of app servers answer alike.
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.core.cache import cache
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.http import parse_etags
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from championship.middleware import activate
+from championship.models import Championship, Round
+from results import selectors
+
+
+def _round(championship_slug: str, round_key: str) -> Round:
+    round_ = selectors.round_for_request(championship_slug, round_key)
+    if round_ is None:
+        raise Http404(_("There is no such round."))
+    return round_
+
+
+def _etag(round_: Round, *parts: str) -> str:
+    return '"' + "-".join([str(round_.pk), str(round_.version), *parts]) + '"'
+
+
+def _not_modified(request, etag: str) -> bool:
+    header = request.headers.get("If-None-Match")
+    return bool(header) and (etag in parse_etags(header) or header.strip() == "*")
+
+
+def _conditional(request, round_: Round, fragment: str, build):
+    """Answer a poll: 304 when the version is unchanged, else the cached or rendered fragment."""
+    language = get_language()
+    heat = request.GET.get("heat", "")
+    etag = _etag(round_, language, fragment, heat)
+    if _not_modified(request, etag):
+        response = HttpResponseNotModified()
+    else:
+        key = f"fragment:v1:{round_.pk}:{round_.version}:{language}:{fragment}:{heat}"
+        html = cache.get(key)
+        if html is None:
+            html = build(etag)
+            cache.set(key, html, timeout=24 * 3600)
+        response = HttpResponse(html)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    response["Vary"] = "Cookie, Accept-Language, HX-Request"
+    return response
+
+
+def _round_context(request, round_: Round, etag: str = "") -> dict:
+    standings = selectors.round_standings(round_)
+    heat = request.GET.get("heat") or ""
+    rows = selectors.heat_rows(standings, heat)
+    return {
+        "round": round_,
+        "category": round_.category,
+        "championship": round_.category.championship,
+        "standings": standings,
+        "rows": rows,
+        "heat": heat,
+        "heats": sorted({row["heat"] for row in standings["rows"]}),
+        "final": selectors.is_final(round_, standings),
+        "etag": etag,
+        "show_prizes": round_.stage == Round.Stage.FINAL,
+        "advancing": round_.advance != Round.Advance.NONE,
+    }
+
+
+@require_GET
+def round_results(request, championship_slug, round_key):
+    """Show a round's results, all heats together; HTMX polls get the table alone."""
+    round_ = _round(championship_slug, round_key)
+    activate(request, round_.category.championship)
+    if request.htmx:
+        return _conditional(
+            request,
+            round_,
+            "table",
+            lambda etag: render_to_string(
+                "results/round.html#results-table",
+                _round_context(request, round_, etag),
+                request=request,
+            ),
+        )
+    context = _round_context(
+        request, round_, _etag(round_, get_language(), "table", request.GET.get("heat", ""))
+    )
+    return render(request, "results/round.html", context)
+
+
+@require_GET
+def index(request, championship_slug):
+    """Show a championship's results: each category's rounds, standings and podium."""
+    championship = Championship.objects.filter(slug=championship_slug).first()
+    if championship is None:
+        raise Http404(_("There is no such championship."))
+    activate(request, championship)
+    categories = []
+    for category in championship.categories.order_by("order", "key"):
+        rounds = list(Round.objects.filter(category=category).order_by("order"))
+        standings = selectors.category_standings(category) if rounds else []
+        last = rounds[-1] if rounds else None
+        podium = [
+            row
+            for row in standings
+            if last is not None and row["round"] == last.key and row["prize"]
+        ]
+        categories.append(
+            {"category": category, "rounds": rounds, "standings": standings, "podium": podium}
+        )
+    return render(
+        request,
+        "results/index.html",
+        {"championship": championship, "categories": categories},
+    )
+
+
+@require_GET
+def screen(request, championship_slug, round_key):
+    """Show the projector view: the big clock and the leaderboard, paging by itself."""
+    round_ = _round(championship_slug, round_key)
+    championship = round_.category.championship
+    activate(request, championship)
+
+    def board(etag):
+        context = _round_context(request, round_, etag)
+        context["recent"] = selectors.recent_finishers(context["rows"])
+        context["chart"] = selectors.finishes_chart(
+            context["rows"], round_.effective_time_limit_minutes
+        )
+        return render_to_string("results/screen.html#board", context, request=request)
+
+    if request.htmx:
+        return _conditional(request, round_, "board", board)
+    heats = list(round_.heats.order_by("order", "key"))
+    running = [h for h in heats if h.started_at and not h.ended_at]
+    clock_heat = running[0] if running else next((h for h in heats if h.started_at), None)
+    etag = _etag(round_, get_language(), "board", request.GET.get("heat", ""))
+    return render(
+        request,
+        "results/screen.html",
+        {
+            "round": round_,
+            "category": round_.category,
+            "championship": championship,
+            "clock_heat": clock_heat,
+            "board_html": board(etag),
+            "limit_seconds": round_.effective_time_limit_minutes * 60,
+            "motif": round_.category.puzzle_motif if clock_heat else "",
+            "brand": round_.category.puzzle_brand if clock_heat else "",
+        },
+    )
+
+
+CSV_COLUMNS = [
+    "place",
+    "official_place",
+    "entry",
+    "name",
+    "members",
+    "heat",
+    "table",
+    "outcome",
+    "time",
+    "penalty_seconds",
+    "final_seconds",
+    "counted_pieces",
+    "official",
+    "qualified",
+    "prize",
+]
+
+
+def _csv_response(filename: str, rows: list[dict], *, with_round: bool = False) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")
+    writer = csv.writer(response)
+    columns = (["round"] if with_round else []) + CSV_COLUMNS
+    writer.writerow(columns)
+    for row in rows:
+        values = {
+            **row,
+            "entry": row["entry"]["id"],
+            "name": row["entry"]["name"] or "",
+            "members": "; ".join(row["entry"]["members"]),
+            "official": "yes" if row["official"] else "no",
+            "qualified": "yes" if row["qualified"] else "no",
+        }
+        writer.writerow(["" if values.get(c) is None else values.get(c) for c in columns])
+    return response
+
+
+@require_GET
+def round_csv(request, championship_slug, round_key):
+    """Download a round's results as CSV: names only with consent, no other personal data."""
+    round_ = _round(championship_slug, round_key)
+    rows = selectors.round_standings(round_)["rows"]
+    return _csv_response(f"{championship_slug}-{round_key}.csv", rows)
+
+
+@require_GET
+def category_csv(request, championship_slug, category_key):
+    """Download a category's final standings as CSV, without personal data."""
+    championship = Championship.objects.filter(slug=championship_slug).first()
+    category = championship and championship.categories.filter(key=category_key).first()
+    if category is None:
+        raise Http404(_("There is no such category."))
+    rows = selectors.category_standings(category)
+    return _csv_response(f"{championship_slug}-{category_key}.csv", rows, with_round=True)

@@ -1,0 +1,185 @@
+"""Live results pages: 304 for an unchanged round at one query, constant queries, exports."""
+
+import csv
+import io
+from datetime import date
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from championship.models import Round, Seat
+from results.models import Result
+from results.services import standings_recompute
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
+def add_results(championship, final, count, *, heat_key="a", offset=0):
+    heat = final.heats.filter(key=heat_key).first() or factories.heat(final, key=heat_key)
+    individual = final.category
+    for index in range(count):
+        person = factories.person(
+            championship,
+            region="Rogaland",
+            email=f"secret{offset + index}@example.org",
+            birth_date=date(1990, 1, 1),
+        )
+        entry = factories.entry(individual, members=[person], publish_consent=True)
+        Seat.objects.create(heat=heat, table=factories.table(championship), entry=entry)
+        Result.objects.create(
+            round=final,
+            heat=heat,
+            entry=entry,
+            status="finished",
+            time_ms=(30 + offset + index) * 60_000,
+        )
+    standings_recompute(round_=final)
+    final.refresh_from_db()
+    return heat
+
+
+@pytest.fixture
+def final(championship):
+    return championship.categories.get(kind="individual").rounds.get()
+
+
+def url(championship, final):
+    return f"/{championship.slug}/results/{final.key}/"
+
+
+def test_the_round_page_lists_every_result_with_places(client, championship, final):
+    add_results(championship, final, 3)
+    response = client.get(url(championship, final))
+    assert response.status_code == 200
+    assert response.text.count('class="num place"') == 3
+    assert "30:00" in response.text and 'hx-trigger="every 4s"' in response.text
+
+
+def test_an_unchanged_poll_is_304_after_one_query(client, championship, final):
+    add_results(championship, final, 5)
+    first = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    etag = first["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(
+            url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag
+        )
+    assert again.status_code == 304
+    assert len(queries) == 1
+
+
+def test_a_changed_round_answers_200_with_a_new_etag(client, championship, final):
+    add_results(championship, final, 2)
+    first = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    add_results(championship, final, 1, offset=10)
+    again = client.get(
+        url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert again.text.lstrip().startswith('<div id="results-table"')
+
+
+def test_a_changed_poll_takes_the_same_queries_whatever_the_round_size(client, championship, final):
+    def render():
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        return len(queries)
+
+    add_results(championship, final, 5)
+    small = render()
+    add_results(championship, final, 60, offset=100)
+    assert render() == small
+
+
+def test_the_rendered_fragment_is_cached_per_version(client, championship, final):
+    add_results(championship, final, 5)
+    client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert len(queries) == 1  # the round's version; the fragment came from the cache
+
+
+def test_polling_stops_when_the_results_are_final(client, championship, final):
+    add_results(championship, final, 2)
+    Round.objects.filter(pk=final.pk).update(state="closed")
+    standings_recompute(round_=final)
+    text = client.get(url(championship, final)).text
+    assert "Final results" in text
+    assert "hx-trigger" not in text.split('id="results-table"')[1].split(">")[0]
+
+
+def test_the_heat_filter_keeps_the_rounds_places(client, championship, final):
+    add_results(championship, final, 2, heat_key="a")
+    add_results(championship, final, 2, heat_key="b", offset=1)
+    text = client.get(url(championship, final) + "?heat=b").text
+    assert text.count('class="num place"') == 2
+    assert ">2<" in text and ">4<" in text
+
+
+def test_no_personal_data_in_public_results(client, championship, final):
+    add_results(championship, final, 3)
+    for path in (
+        url(championship, final),
+        f"/{championship.slug}/results/",
+        f"/{championship.slug}/results/{final.key}.csv",
+        f"/{championship.slug}/results/category/individual.csv",
+        f"/{championship.slug}/screen/{final.key}/",
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        body = response.content.decode()
+        assert "@example.org" not in body and "1990-01-01" not in body, path
+
+
+def test_the_round_csv(client, championship, final):
+    add_results(championship, final, 2)
+    response = client.get(f"/{championship.slug}/results/{final.key}.csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert [row["place"] for row in rows] == ["1", "2"]
+    assert rows[0]["final_seconds"] == "1800" and rows[0]["official"] == "yes"
+
+
+def test_the_category_standings_and_podium(client, championship, final):
+    add_results(championship, final, 4)
+    Round.objects.filter(pk=final.pk).update(state="closed")
+    standings_recompute(round_=final)
+    text = client.get(f"/{championship.slug}/results/").text
+    assert 'class="podium"' in text
+    assert text.count('class="prize prize-') >= 3
+
+
+def test_the_projector_view(client, championship, final):
+    add_results(championship, final, 3)
+    response = client.get(f"/{championship.slug}/screen/{final.key}/")
+    assert response.status_code == 200
+    assert 'id="clock"' in response.text and "<polyline" in response.text
+    assert "3 of 3 finished" in response.text
+    poll = client.get(f"/{championship.slug}/screen/{final.key}/", HTTP_HX_REQUEST="true")
+    assert poll.text.lstrip().startswith('<section id="board"')
+    again = client.get(
+        f"/{championship.slug}/screen/{final.key}/",
+        HTTP_HX_REQUEST="true",
+        HTTP_IF_NONE_MATCH=poll["ETag"],
+    )
+    assert again.status_code == 304
+
+
+def test_unknown_rounds_are_404(client, championship):
+    assert client.get(f"/{championship.slug}/results/no-such-round/").status_code == 404
+    assert client.get("/nope/results/").status_code == 404
+
+
+def test_the_api_documentation_is_served_without_a_cdn(client, db):
+    response = client.get("/api/v1/docs/")
+    assert response.status_code == 200
+    assert "cdn" not in response.text.lower()
+    assert "/static/drf_spectacular_sidecar/" in response.text
