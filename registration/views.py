@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
@@ -175,8 +176,28 @@ def manage(request, slug, token):
     else:
         entry_form = EntryForm(category=category, initial=entry_initial)
         formset = member_formset(category, initial=initial)
-    seats = Seat.objects.filter(entry=entry).select_related("heat__round", "table")
-    results = Result.objects.filter(entry=entry).select_related("round").order_by("round__order")
+    # Entrants see their table once the seating is published, and a result once it is
+    # confirmed by the entrant (or decided: did not start, disqualified).
+    seats = list(
+        Seat.objects.filter(entry=entry, round__seating_published_at__isnull=False)
+        .select_related("heat__round__category", "table")
+        .order_by("round__order")
+    )
+    for seat in seats:
+        seat.limit_seconds = seat.heat.round.effective_time_limit_minutes * 60
+    results = (
+        Result.objects.filter(entry=entry)
+        .filter(Q(confirmed_at__isnull=False) | Q(status__in=["dns", "dsq"]))
+        .select_related("round")
+        .order_by("round__order")
+    )
+    live = any(seat.heat.state == "running" for seat in seats)
+    if request.htmx:
+        return render(
+            request,
+            "registration/manage.html#live",
+            {"seats": seats, "results": results, "live": live},
+        )
     return render(
         request,
         "registration/manage.html",
@@ -190,6 +211,9 @@ def manage(request, slug, token):
             "editable": editable,
             "seats": seats,
             "results": results,
+            "live": live,
+            "seating_pending": entry.status == Entry.Status.CONFIRMED
+            and Seat.objects.filter(entry=entry, round__seating_published_at__isnull=True).exists(),
             "explained": services.explain_officiality(
                 category, [services.member_data_of(m) for m in members]
             ),

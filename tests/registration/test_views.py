@@ -177,3 +177,37 @@ def test_withdrawing_needs_the_tick_and_then_promotes_the_waiting_list(
 def test_a_wrong_manage_link_is_404_with_a_clear_message(client, future):
     response = client.get(f"/{future.slug}/entries/not-a-token/")
     assert response.status_code == 404
+
+
+def test_the_manage_page_shows_the_table_once_published_and_the_result_once_confirmed(
+    client, future
+):
+    from django.utils import timezone
+
+    from championship import rounds
+    from championship.services import tables_create
+    from results.models import Result
+    from results.services import standings_recompute
+
+    individual = future.categories.get(kind="individual")
+    entry = factories.entry(individual, name="Min Påmelding")
+    final = individual.rounds.get()
+    tables_create(championship=future, count=2)
+    rounds.round_seat(round_=final)
+    page = f"/{future.slug}/entries/{entry.manage_token}/"
+    assert "once the seating is published" in client.get(page).text
+    rounds.seating_publish(round_=final)
+    text = client.get(page).text
+    assert "Table 1" in text and "entry-clock" not in text
+    rounds.round_start(round_=final)
+    assert "entry-clock" in client.get(page).text
+    result = Result.objects.get(entry=entry)
+    result.status, result.time_ms = "finished", 41 * 60_000
+    result.save()
+    standings_recompute(round_=final)
+    assert "41:00" not in client.get(page).text  # not confirmed yet
+    Result.objects.filter(pk=result.pk).update(confirmed_at=timezone.now())
+    standings_recompute(round_=final)
+    live = client.get(page, HTTP_HX_REQUEST="true")
+    assert live.text.lstrip().startswith('<div id="entry-live"')
+    assert "41:00" in live.text and "place 1" in live.text
