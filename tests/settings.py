@@ -14,3 +14,7 @@ SECURE_SSL_REDIRECT = False
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# The test client logs in without a request, which django-axes refuses; the
+# rate-limit test turns it back on.
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]

@@ -1,11 +1,13 @@
 """Live results in a real browser: updates by themselves, the projector, languages, phones."""
 
+import re
 import uuid
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from championship import rounds
 from championship.models import ChampionshipRole
@@ -74,7 +76,7 @@ def test_the_projector_clock_counts_and_the_leaderboard_pages(page, live_server,
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{live_server.url}/live/screen/individual-final/")
     elapsed = page.locator("#elapsed")
-    page.wait_for_function("document.getElementById('elapsed').textContent.startsWith('0:30')")
+    expect(elapsed).to_have_text(re.compile(r"^0:30:\d\d$"))
     first = elapsed.inner_text()
     page.wait_for_timeout(1500)
     assert elapsed.inner_text() != first  # it counts
@@ -82,7 +84,7 @@ def test_the_projector_clock_counts_and_the_leaderboard_pages(page, live_server,
     board = page.locator("#board")
     assert board.get_attribute("data-pages") == "3"  # 25 rows, 10 a page
     visible_before = page.locator("#board .row:not([hidden])").first.inner_text()
-    page.wait_for_function("document.getElementById('board').dataset.page === '2'", timeout=12_000)
+    expect(board).to_have_attribute("data-page", "2", timeout=12_000)
     assert page.locator("#board .row:not([hidden])").first.inner_text() != visible_before
 
 
