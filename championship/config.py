@@ -78,9 +78,16 @@ def cache_config(environ: Mapping[str, str]) -> dict:
             f"REDIS_URL must start with redis://, rediss:// or unix://, not {url!r}."
         )
     return {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": url,
         "KEY_PREFIX": environ.get("CACHE_KEY_PREFIX", "championship"),
+        "OPTIONS": {
+            # The cache is only a cache: with Redis down, pages are rendered uncached
+            # instead of failing, and each attempt gives up quickly.
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": 0.25,
+            "SOCKET_TIMEOUT": 0.25,
+        },
     }
 
 

@@ -83,6 +83,7 @@ DATABASES = {"default": config.database_config(ENV, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": config.cache_config(ENV)}
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -158,7 +159,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Behind a proxy that terminates TLS (see docs/deployment.md).
+# Behind a proxy that terminates TLS (see docs/deploy.md).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 if not DEBUG:
     SECURE_SSL_REDIRECT = config.env_bool(ENV, "SECURE_SSL_REDIRECT", True)

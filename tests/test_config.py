@@ -45,10 +45,11 @@ def test_without_redis_url_the_cache_is_local_memory():
     assert config.cache_config({})["BACKEND"].endswith("LocMemCache")
 
 
-def test_redis_url_selects_the_redis_cache():
+def test_redis_url_selects_the_redis_cache_which_tolerates_redis_being_down():
     cache = config.cache_config({"REDIS_URL": "redis://127.0.0.1:6379/2"})
-    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["BACKEND"] == "django_redis.cache.RedisCache"
     assert cache["LOCATION"] == "redis://127.0.0.1:6379/2"
+    assert cache["OPTIONS"]["IGNORE_EXCEPTIONS"] is True
 
 
 def test_a_redis_url_of_another_scheme_is_refused():
@@ -149,7 +150,7 @@ def test_settings_read_the_environment():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "django.core.cache.backends.redis.RedisCache",
+        "django_redis.cache.RedisCache",
         "['a.example']",
         "['https://a.example']",
         "True",

@@ -183,3 +183,21 @@ def test_the_api_documentation_is_served_without_a_cdn(client, db):
     assert response.status_code == 200
     assert "cdn" not in response.text.lower()
     assert "/static/drf_spectacular_sidecar/" in response.text
+
+
+def test_pages_work_uncached_while_redis_is_down(client, championship, final, settings):
+    """The cache is only a cache: a Redis that does not answer costs speed, not pages."""
+    from django.core.cache import caches
+
+    from championship import config
+
+    settings.CACHES = {"default": config.cache_config({"REDIS_URL": "redis://127.0.0.1:1/0"})}
+    assert type(caches["default"]).__module__ == "django_redis.cache"
+    add_results(championship, final, 3)
+    response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "30:00" in response.text
+    again = client.get(
+        url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=response["ETag"]
+    )
+    assert again.status_code == 304
+    assert client.get(f"/{championship.slug}/").status_code == 200
