@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from championship.api import views
@@ -46,4 +46,7 @@ urlpatterns = [
         views.ChampionshipExportView.as_view(),
         name="championship-export",
     ),
+    # Anything else under the API (an id with characters no slug has, an unknown path)
+    # is a JSON 404 like the API's other errors, not the site's HTML page.
+    re_path(r"^[\s\S]*$", views.not_found, name="not-found"),
 ]

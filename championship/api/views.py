@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -570,3 +571,11 @@ class ServerTimeView(PublicApiView):
         return Response(
             {"now_ms": int(now.timestamp() * 1000)}, headers={"Cache-Control": "no-store"}
         )
+
+
+@csrf_exempt
+def not_found(request, *args, **kwargs):
+    """Answer any other path under the API with a JSON 404, as the API's errors are."""
+    from django.http import JsonResponse
+
+    return JsonResponse({"detail": _("Not found.")}, status=404)

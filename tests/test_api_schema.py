@@ -1,0 +1,63 @@
+"""Schemathesis against the OpenAPI schema: no 500, and every answer as the schema says."""
+
+from datetime import timedelta
+
+import pytest
+import schemathesis
+from django.utils import timezone
+from hypothesis import HealthCheck, settings
+from rest_framework.authtoken.models import Token
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from championship import rounds
+from championship.models import ChampionshipRole
+from championship.services import tables_create
+from championship.wsgi import application
+from tests import factories
+
+CHECKS = [
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+    content_type_conformance,
+]
+
+
+@pytest.fixture
+def world(db):
+    """A championship with a running round and users of each role, with tokens."""
+    championship = factories.championship(
+        slug="schema", starts_at=timezone.now() + timedelta(days=30)
+    )
+    individual = championship.categories.get(kind="individual")
+    tables_create(championship=championship, count=5)
+    for _ in range(3):
+        factories.entry(individual, publish_consent=True)
+    final = individual.rounds.get()
+    rounds.round_seat(round_=final)
+    rounds.round_start(round_=final)
+    organiser = factories.role(championship, ChampionshipRole.Role.ORGANISER)
+    return {"token": Token.objects.create(user=organiser).key}
+
+
+# The schema is read from the application itself (no database is needed for it).
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+)
+def test_the_api_follows_its_schema_and_never_fails(case, world):
+    case.call_and_validate(headers={"Authorization": f"Token {world['token']}"}, checks=CHECKS)
