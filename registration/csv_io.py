@@ -616,6 +616,9 @@ def parse_entries(
         ) from None
     while table and not any(cell.strip() for cell in table[0]):
         table.pop(0)
+    if not table:
+        # Something was there, but no cell held anything (e.g. only empty quotes).
+        raise CsvError(_("The file is empty."))
     header, records = table[0], table[1:]
     if len(records) > MAX_ROWS:
         raise CsvError(
