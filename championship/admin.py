@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.db.models import Count, Q
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from championship.models import (
     Category,
@@ -260,6 +261,28 @@ class CategoryAdmin(ScopedModelAdmin):
     @admin.display(description=_("name"), ordering="name")
     def display_name_column(self, obj):
         return obj.display_name
+
+    def save_model(self, request, obj, form, change):
+        # A new capacity goes through the registration service: it locks the category and
+        # confirms waitlisted entries, in arrival order, when places have become free.
+        new_capacity = obj.capacity
+        if change and "capacity" in form.changed_data:
+            obj.capacity = form.initial.get("capacity")
+        super().save_model(request, obj, form, change)
+        if change and "capacity" in form.changed_data:
+            from registration.services import category_set_capacity
+
+            promoted = category_set_capacity(category=obj, capacity=new_capacity)
+            if promoted:
+                self.message_user(
+                    request,
+                    ngettext(
+                        "%(count)s entry moved from the waiting list to confirmed.",
+                        "%(count)s entries moved from the waiting list to confirmed.",
+                        len(promoted),
+                    )
+                    % {"count": len(promoted)},
+                )
 
     @admin.display(description=_("confirmed entries"), ordering="_confirmed")
     def confirmed_entries(self, obj):

@@ -512,3 +512,35 @@ def test_table_token_is_read_only(admin_client, world):
     response = admin_client.get(admin_url(Table, "change", table.pk))
     assert "token" not in response.context["adminform"].form.fields
     assert table.token in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_larger_capacity_in_the_admin_confirms_the_waiting_list(
+    admin_client, django_capture_on_commit_callbacks
+):
+    from championship.models import Category
+    from registration.models import Entry
+    from tests import factories
+
+    championship = factories.championship(slug="cap-admin")
+    category = championship.categories.get(kind="individual")
+    Category.objects.filter(pk=category.pk).update(capacity=1)
+    factories.entry(category, status="confirmed")
+    waiting = factories.entry(category, status="waitlisted")
+    page = admin_client.get(admin_url(Category, "change", category.pk))
+    form = page.context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data["capacity"] = 2
+    for inline in page.context["inline_admin_formsets"]:
+        management = inline.formset.management_form
+        for name in management.fields:
+            data[management.add_prefix(name)] = management[name].value()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(admin_url(Category, "change", category.pk), data)
+    assert response.status_code == 302, (
+        getattr(response, "context", None) and response.context["adminform"].form.errors
+    )
+    waiting.refresh_from_db()
+    assert waiting.status == Entry.Status.CONFIRMED
+    category.refresh_from_db()
+    assert category.capacity == 2
