@@ -169,7 +169,8 @@ def capture_record(
         if seat is None:
             raise ValidationError({"entry": [_("The entry is not seated in this round.")]})
         heat = seat.heat
-        if heat.started_at is None:
+        # A no-show or a disqualification may be recorded before the start; times may not.
+        if heat.started_at is None and data.kind not in (Kind.DNS, Kind.DSQ, Kind.WARNING):
             raise ValidationError({"round": [_("The entry's heat has not started.")]})
         result = Result.objects.select_for_update().filter(round=locked_round, entry=entry).first()
         if result is None:

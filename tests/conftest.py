@@ -48,3 +48,19 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def no_language_or_time_zone_left_over():
+    """Start every test in the default language and time zone.
+
+    Django leaves a request's language active in its thread after the request; a
+    test must not inherit the previous test's championship language.
+    """
+    from django.utils import timezone, translation
+
+    translation.deactivate()
+    timezone.deactivate()
+    yield
+    translation.deactivate()
+    timezone.deactivate()

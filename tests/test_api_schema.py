@@ -28,6 +28,23 @@ CHECKS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def keep_the_test_connection():
+    """Keep the test's database connection across the requests, as Django's test client does.
+
+    A WSGI request ends by closing old connections, which would close the one the
+    test's transaction lives in (on PostgreSQL).
+    """
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def world(db):
     """A championship with a running round and users of each role, with tokens."""

@@ -236,3 +236,13 @@ def test_every_capture_bumps_the_rounds_version(running):
     record(running, at=at(40))
     round_.refresh_from_db()
     assert round_.version > before
+
+
+def test_a_no_show_can_be_marked_before_the_heat_starts(running):
+    from championship.models import Heat
+
+    Heat.objects.filter(pk=running["heat"].pk).update(started_at=None, state="scheduled")
+    result = record(running, "dns", entry=2, judge="head").result
+    assert result.status == "dns"
+    with pytest.raises(ValidationError, match="not started"):
+        record(running, at=at(40))

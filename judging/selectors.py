@@ -1,0 +1,402 @@
+"""Read what the judges' pages show: a table's entries now, and a round's judging dashboard.
+
+Terms:
+
+current heat
+    A heat in which a table's entries are being judged: a running heat, or,
+    when none runs at the table, the latest heat at the table whose time is up,
+    while a result there is still unconfirmed (piece counts and confirmations
+    to record), or for a head judge (who may still correct).
+step
+    Where a judge is with one entry: ``waiting`` (the heat has not started),
+    ``puzzling`` (the TIME button), ``timeup`` (piece counts to record),
+    ``review`` (a time or count to show the entrant and confirm),
+    ``confirmed``, or ``out`` (did not start, disqualified).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.utils.translation import gettext as _
+
+from championship.models import Heat, Round, Seat, Table
+from judging.models import Capture
+from judging.services import TIME_LIMIT_GRACE
+from registration.models import Entry
+from results.models import Result
+from results.selectors import format_duration
+
+SEAT_LABELS = {1: "A", 2: "B"}
+
+WAITING = "waiting"
+PUZZLING = "puzzling"
+TIMEUP = "timeup"
+REVIEW = "review"
+CONFIRMED = "confirmed"
+OUT = "out"
+
+
+def epoch_ms(instant: datetime | None) -> int | None:
+    """Return an instant in milliseconds since 1970 (as JavaScript's ``Date`` counts)."""
+    return None if instant is None else int(instant.timestamp() * 1000)
+
+
+def table_for_token(token: str) -> Table | None:
+    """Return the table behind a QR token, or ``None`` for an unknown or replaced token."""
+    return Table.objects.select_related("championship").filter(token=token).first()
+
+
+def heat_time_limit(heat: Heat) -> datetime | None:
+    """Return when a started heat's time limit runs out."""
+    if heat.started_at is None:
+        return None
+    return heat.started_at + timedelta(minutes=heat.round.effective_time_limit_minutes)
+
+
+def heat_time_is_up(heat: Heat, now: datetime) -> bool:
+    """Return whether no finish can be recorded in a heat any more: time up, or limit passed."""
+    if heat.state in (Heat.State.TIME_UP, Heat.State.CLOSED):
+        return True
+    limit = heat_time_limit(heat)
+    return limit is not None and now > limit + TIME_LIMIT_GRACE
+
+
+def start_of(seat: Seat) -> datetime | None:
+    """Return when a seated entry started: its own later start, or the heat's."""
+    heat_start = seat.heat.started_at
+    if heat_start is None:
+        return None
+    if seat.started_at is not None and seat.started_at > heat_start:
+        return seat.started_at
+    return heat_start
+
+
+def step_of(seat: Seat, result: Result | None, now: datetime) -> str:
+    """Return which screen a judge starts on for a seated entry."""
+    if seat.heat.started_at is None:
+        return WAITING
+    status = result.status if result is not None else Result.Status.PENDING
+    if status in (Result.Status.DNS, Result.Status.DSQ):
+        return OUT
+    if status == Result.Status.PENDING:
+        return TIMEUP if heat_time_is_up(seat.heat, now) else PUZZLING
+    return CONFIRMED if result.confirmed_at is not None else REVIEW
+
+
+@dataclass(frozen=True)
+class SeatAtTable:
+    """One entry at a table in a current heat, with what has been recorded for it."""
+
+    seat: Seat
+    label: str
+    start: datetime | None
+    result: Result | None
+    finish: Capture | None
+    step: str
+
+    @property
+    def entry(self):
+        return self.seat.entry
+
+    @property
+    def heat(self) -> Heat:
+        return self.seat.heat
+
+    @property
+    def own_start(self) -> bool:
+        """Return whether the entry has a later start of its own."""
+        return self.start is not None and self.start != self.seat.heat.started_at
+
+    def state(self, user) -> dict:
+        """Return what the judge's phone needs to know of this entry, JSON-ready."""
+        heat, result, finish = self.seat.heat, self.result, self.finish
+        limit = heat_time_limit(heat)
+        return {
+            "label": self.label,
+            "entry": self.entry.ref,
+            "name": self.entry.name,
+            "round": heat.round.key,
+            "pieces": heat.round.category.pieces,
+            "heatState": heat.state,
+            "startMs": epoch_ms(self.start),
+            "limitMs": epoch_ms(limit),
+            "endedMs": epoch_ms(heat.ended_at),
+            "graceMs": int(TIME_LIMIT_GRACE.total_seconds() * 1000),
+            "step": self.step,
+            "result": result_state(result),
+            "finish": None
+            if finish is None
+            else {
+                "atMs": epoch_ms(finish.device_at),
+                "mine": finish.judge_id == user.pk,
+                "judge": finish.judge.get_username(),
+                "found": finish.missing_found,
+                "lost": finish.missing_lost,
+                "adjacent": finish.adjacent_missing,
+                "lastPieceMs": epoch_ms(
+                    self.start + timedelta(milliseconds=finish.last_piece_ms)
+                    if finish.last_piece_ms is not None and self.start is not None
+                    else None
+                ),
+            },
+        }
+
+
+def result_state(result: Result | None) -> dict | None:
+    """Return a result as the capture API answers it (and as the phone keeps it)."""
+    if result is None:
+        return None
+    return {
+        "status": result.status,
+        "time_ms": result.time_ms,
+        "final_seconds": result.final_seconds,
+        "penalty_seconds": result.penalty_ms // 1000,
+        "counted_pieces": result.counted_pieces,
+        "pieces_placed": result.pieces_placed,
+        "missing_found": result.missing_found,
+        "missing_lost": result.missing_lost,
+        "adjacent_missing": result.adjacent_missing,
+        "last_piece_ms": result.last_piece_ms,
+        "incorrect": result.incorrect,
+        "outcome": result.outcome,
+        "confirmed": result.confirmed_at is not None,
+    }
+
+
+@dataclass(frozen=True)
+class TableScreen:
+    """What a table's page shows: its entries in the current heats, and the next heat."""
+
+    table: Table
+    seats: list[SeatAtTable]
+    next_heat: Heat | None = None
+    next_seats: list[Seat] = field(default_factory=list)
+
+    @property
+    def shared(self) -> bool:
+        return len(self.seats) > 1
+
+
+def _seats(table: Table):
+    return Seat.objects.filter(table=table).select_related(
+        "heat__round__category", "entry", "table"
+    )
+
+
+def _label(seat: Seat) -> str:
+    if seat.table.seats > 1:
+        return SEAT_LABELS.get(seat.position, str(seat.position))
+    return ""
+
+
+def table_screen(table: Table, *, now: datetime, head_judge: bool = False) -> TableScreen:
+    """Return the entries at a table in its current heats, and its next scheduled heat."""
+    order = ("heat__round__category__order", "heat__round__order", "heat__order", "position")
+    current = list(_seats(table).filter(heat__state=Heat.State.RUNNING).order_by(*order))
+    if not current:
+        latest = (
+            _seats(table)
+            .filter(heat__state=Heat.State.TIME_UP)
+            .order_by("-heat__started_at")
+            .values_list("heat_id", flat=True)
+            .first()
+        )
+        if latest is not None:
+            seats = list(_seats(table).filter(heat_id=latest).order_by(*order))
+            unconfirmed = Result.objects.filter(
+                heat_id=latest,
+                entry__in=[s.entry_id for s in seats],
+                confirmed_at__isnull=True,
+            ).exclude(status__in=[Result.Status.DNS, Result.Status.DSQ])
+            if head_judge or unconfirmed.exists():
+                current = seats
+    results = {
+        (r.round_id, r.entry_id): r
+        for r in Result.objects.filter(
+            entry__in=[s.entry_id for s in current], round__in={s.round_id for s in current}
+        )
+    }
+    finishes = {}
+    for capture in (
+        Capture.objects.filter(
+            kind=Capture.Kind.FINISH,
+            entry__in=[s.entry_id for s in current],
+            round__in={s.round_id for s in current},
+        )
+        .select_related("judge")
+        .order_by("received_at", "id")
+    ):
+        finishes[(capture.round_id, capture.entry_id)] = capture  # the latest one wins
+    seats = []
+    for seat in current:
+        key = (seat.round_id, seat.entry_id)
+        result = results.get(key)
+        seats.append(
+            SeatAtTable(
+                seat=seat,
+                label=_label(seat),
+                start=start_of(seat),
+                result=result,
+                finish=finishes.get(key),
+                step=step_of(seat, result, now),
+            )
+        )
+    next_heat, next_seats = None, []
+    if not any(s.heat.state == Heat.State.RUNNING for s in seats):
+        upcoming = (
+            _seats(table)
+            .filter(heat__state=Heat.State.SCHEDULED)
+            .order_by(
+                "heat__scheduled_start",
+                "heat__round__category__order",
+                "heat__round__order",
+                "heat__order",
+            )
+            .first()
+        )
+        if upcoming is not None:
+            next_heat = upcoming.heat
+            next_seats = list(_seats(table).filter(heat=next_heat).order_by("position"))
+    return TableScreen(table=table, seats=seats, next_heat=next_heat, next_seats=next_seats)
+
+
+def seat_at_table(table: Table, seat_id) -> Seat | None:
+    """Return a seat of a table by its id, or ``None``."""
+    return Seat.objects.select_related("heat", "round").filter(table=table, pk=seat_id).first()
+
+
+# The round dashboard --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DashboardRow:
+    """One entry of a heat on the dashboard."""
+
+    seat: Seat
+    result: Result | None
+
+    @property
+    def label(self) -> str:
+        return _label(self.seat)
+
+    @property
+    def time(self) -> str | None:
+        return format_duration(self.result.time_ms) if self.result else None
+
+    @property
+    def final(self) -> str | None:
+        return format_duration(self.result.final_ms) if self.result else None
+
+    @property
+    def confirmed(self) -> bool:
+        return self.result is not None and self.result.confirmed_at is not None
+
+
+def capture_values(capture: Capture) -> list[str]:
+    """Return what a capture recorded, as short phrases for the dashboard."""
+    values = []
+    if capture.elapsed_ms is not None:
+        values.append(format_duration(capture.elapsed_ms))
+    if capture.missing_found:
+        values.append(_("%(count)s found later") % {"count": capture.missing_found})
+    if capture.missing_lost:
+        values.append(_("%(count)s lost") % {"count": capture.missing_lost})
+    if capture.adjacent_missing:
+        values.append(_("adjacent missing pieces"))
+    if capture.last_piece_ms is not None:
+        values.append(
+            _("last piece at %(time)s") % {"time": format_duration(capture.last_piece_ms)}
+        )
+    if capture.pieces_placed is not None:
+        values.append(_("%(count)s pieces placed") % {"count": capture.pieces_placed})
+    if capture.pieces_remaining is not None:
+        values.append(_("%(count)s pieces remaining") % {"count": capture.pieces_remaining})
+    status = capture.payload.get("status") if capture.kind == Capture.Kind.CORRECTION else None
+    if status in Result.Status.values:
+        values.append(Result.Status(status).label)
+    return values
+
+
+@dataclass(frozen=True)
+class CaptureLine:
+    """A capture as the dashboard lists it."""
+
+    capture: Capture
+
+    @property
+    def values(self) -> str:
+        return ", ".join(str(value) for value in capture_values(self.capture))
+
+
+@dataclass(frozen=True)
+class HeatBoard:
+    """A heat's judging at a glance."""
+
+    heat: Heat
+    rows: list[DashboardRow]
+    confirmed: int
+    awaiting: int
+    puzzling: int
+    out: int
+    counts_missing: int
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    round: Round
+    heats: list[HeatBoard]
+    captures: list[CaptureLine]
+
+
+def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
+    rows = [DashboardRow(seat=seat, result=results.get(seat.entry_id)) for seat in seats]
+    confirmed = awaiting = puzzling = out = 0
+    for row in rows:
+        status = row.result.status if row.result else Result.Status.PENDING
+        if status in (Result.Status.DNS, Result.Status.DSQ):
+            out += 1
+        elif status == Result.Status.PENDING:
+            puzzling += 1
+        elif row.result.confirmed_at is not None:
+            confirmed += 1
+        else:
+            awaiting += 1
+    time_up = heat.state in (Heat.State.TIME_UP, Heat.State.CLOSED)
+    return HeatBoard(
+        heat=heat,
+        rows=rows,
+        confirmed=confirmed,
+        awaiting=awaiting,
+        puzzling=puzzling,
+        out=out,
+        counts_missing=puzzling if time_up else 0,
+    )
+
+
+def round_dashboard(round_: Round) -> Dashboard:
+    """Return a round's heats with their counts and entries, and every capture in order."""
+    seats = list(
+        Seat.objects.filter(round=round_)
+        .select_related("entry", "table", "heat")
+        .order_by("heat__order", "heat__key", "table__number", "position")
+    )
+    results = {r.entry_id: r for r in Result.objects.filter(round=round_)}
+    by_heat: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_heat.setdefault(seat.heat_id, []).append(seat)
+    heats = list(round_.heats.order_by("order", "key"))
+    boards = [_heat_board(heat, by_heat.get(heat.pk, []), results) for heat in heats]
+    captures = [
+        CaptureLine(capture)
+        for capture in Capture.objects.filter(round=round_)
+        .select_related("judge", "entry", "heat")
+        .order_by("received_at", "id")
+    ]
+    return Dashboard(round=round_, heats=boards, captures=captures)
+
+
+def seated_entries(round_: Round):
+    """Return the entries seated in a round, by name."""
+    return Entry.objects.filter(seats__round=round_).order_by("name", "pk")

@@ -1,0 +1,919 @@
+/*
+ * The judge's phone at a table: stop the time on "TIME", never lose a tap.
+ *
+ * Every capture (a tap on TIME, a piece count, a confirmation, a correction) is
+ * written to a queue in localStorage, one queue per championship, BEFORE it is
+ * sent; it leaves the queue only when the server has stored it (201) or refused
+ * it (4xx, shown to the judge). Network failures and server errors keep it, and
+ * it is sent again when the network returns, on a timer with backoff, and on the
+ * next page load. Each capture carries a UUID made on the phone, so the server
+ * stores a capture sent twice only once: resending is always safe.
+ *
+ * Instants are the phone's clock corrected by its offset to the server's clock,
+ * measured NTP-style against /api/v1/time/.
+ *
+ * Missing pieces: the finish is sent at once, at the tap, with no missing pieces,
+ * so that the instant is on the server even if the phone dies; when the judge
+ * then presses "Show the entrant" with missing pieces (or dm's last piece), a
+ * second finish with the same instant and the counts is sent. The service lets
+ * the same judge record again before confirmation and the latest finish counts,
+ * and the queue is sent strictly in order, so the second one always wins. That is
+ * simpler and more robust than holding the finish back until the entrant sees it.
+ *
+ * Texts come translated from the page (json_script "judge-strings"), the rules
+ * from "judge-rules", the table's entries from "judge-config".
+ */
+(function () {
+  "use strict";
+
+  const configNode = document.getElementById("judge-config");
+  if (!configNode) return;
+  const config = JSON.parse(configNode.textContent);
+  const rules = JSON.parse(document.getElementById("judge-rules").textContent);
+  const strings = JSON.parse(document.getElementById("judge-strings").textContent);
+
+  const CLOCK_KEY = "judging-clock";
+  const CLOCK_SAMPLES = 5;
+  const CLOCK_EVERY_MS = 4 * 60 * 1000;
+  const RETRY_FIRST_MS = 2000;
+  const RETRY_MAX_MS = 30000;
+  const RETRY_SAFETY_MS = 15000;
+
+  // Small helpers ------------------------------------------------------------------------------
+
+  function fill(template, values) {
+    return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
+  }
+
+  function duration(ms) {
+    if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
+    const seconds = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor(seconds / 60) % 60;
+    const s = seconds % 60;
+    return `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
+  }
+
+  function parseDuration(text) {
+    const match = /^\s*(\d+):([0-5]\d):([0-5]\d)\s*$/.exec(text || "");
+    if (!match) return null;
+    return ((Number(match[1]) * 60 + Number(match[2])) * 60 + Number(match[3])) * 1000;
+  }
+
+  function truncate(ms) {
+    return ms - (ms % 1000);
+  }
+
+  function iso(ms) {
+    return new Date(ms).toISOString();
+  }
+
+  function intOrNull(value) {
+    if (value === "" || value === null || value === undefined) return null;
+    const number = Number(value);
+    return Number.isInteger(number) && number >= 0 ? number : NaN;
+  }
+
+  function uuid4() {
+    if (window.crypto && typeof window.crypto.randomUUID === "function") {
+      return window.crypto.randomUUID();
+    }
+    // randomUUID needs a secure context; a venue's server on plain http has none.
+    const bytes = new Uint8Array(16);
+    if (window.crypto && window.crypto.getRandomValues) {
+      window.crypto.getRandomValues(bytes);
+    } else {
+      for (let i = 0; i < 16; i += 1) bytes[i] = Math.floor(Math.random() * 256);
+    }
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  function csrfToken() {
+    const cookie = document.cookie
+      .split(";")
+      .map((part) => part.trim())
+      .find((part) => part.startsWith("csrftoken="));
+    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  // The clock: the phone's, corrected by its offset to the server's ---------------------------
+
+  const clock = { offset: 0, rtt: null };
+  try {
+    const saved = JSON.parse(localStorage.getItem(CLOCK_KEY) || "null");
+    if (saved && Number.isFinite(saved.offset)) {
+      clock.offset = saved.offset;
+      clock.rtt = saved.rtt;
+    }
+  } catch (error) {
+    /* no storage: start from the phone's own clock */
+  }
+
+  function now() {
+    return Date.now() + clock.offset;
+  }
+
+  async function measureClock() {
+    let best = null;
+    for (let i = 0; i < CLOCK_SAMPLES; i += 1) {
+      const t0 = Date.now();
+      let response;
+      try {
+        response = await fetch(config.timeUrl, { cache: "no-store", credentials: "same-origin" });
+      } catch (error) {
+        break; // offline: keep the last offset
+      }
+      const t1 = Date.now();
+      if (!response.ok) continue;
+      let body;
+      try {
+        body = await response.json();
+      } catch (error) {
+        continue;
+      }
+      const rtt = t1 - t0;
+      if (Number.isFinite(body.now_ms) && (best === null || rtt < best.rtt)) {
+        best = { rtt, offset: body.now_ms - (t0 + t1) / 2 };
+      }
+    }
+    if (best) {
+      clock.offset = Math.round(best.offset);
+      clock.rtt = best.rtt;
+      try {
+        localStorage.setItem(CLOCK_KEY, JSON.stringify({ offset: clock.offset, rtt: clock.rtt, at: Date.now() }));
+      } catch (error) {
+        /* the offset is kept in memory */
+      }
+    }
+    renderClockState();
+  }
+
+  function renderClockState() {
+    const node = document.querySelector("[data-clock-state]");
+    if (!node) return;
+    node.textContent =
+      clock.rtt === null ? strings.clockUnknown : fill(strings.clockOffset, { ms: Math.ceil(clock.rtt / 2) });
+  }
+
+  // The queue, kept in localStorage ------------------------------------------------------------
+
+  let storageWorks = true;
+  let memoryQueue = [];
+
+  function loadQueue() {
+    if (storageWorks) {
+      try {
+        const raw = localStorage.getItem(config.queueKey);
+        const queue = raw ? JSON.parse(raw) : [];
+        return Array.isArray(queue) ? queue.filter((item) => item && item.body && item.id) : [];
+      } catch (error) {
+        storageWorks = false;
+      }
+    }
+    return memoryQueue.slice();
+  }
+
+  function saveQueue(queue) {
+    memoryQueue = queue.slice();
+    if (!storageWorks) return;
+    try {
+      localStorage.setItem(config.queueKey, JSON.stringify(queue));
+    } catch (error) {
+      storageWorks = false;
+    }
+  }
+
+  function enqueue(seat, body) {
+    const item = {
+      id: body.id,
+      round: body.round,
+      entry: body.entry,
+      kind: body.kind,
+      where: seat.where,
+      queuedAt: Date.now(),
+      body,
+    };
+    const queue = loadQueue();
+    queue.push(item);
+    saveQueue(queue);
+    seat.saved = false;
+    renderAll();
+    flush();
+    return item;
+  }
+
+  let flushing = false;
+  let sendingId = null;
+  let networkDown = false;
+  let loginNeeded = false;
+  let retryDelay = RETRY_FIRST_MS;
+  let retryTimer = null;
+  const refusalsElsewhere = [];
+
+  function scheduleRetry() {
+    if (retryTimer !== null) return;
+    retryTimer = window.setTimeout(() => {
+      retryTimer = null;
+      flush();
+    }, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+  }
+
+  function keepAfter(status, detail) {
+    // Kept: server errors, timeouts, throttling, and a session that needs a new login
+    // (the judge logs in again and nothing tapped is lost).
+    if (status >= 500 || status === 408 || status === 429 || status === 401) return true;
+    return status === 403 && /csrf/i.test(detail);
+  }
+
+  function messageOf(body, status) {
+    if (body && typeof body === "object") {
+      if (typeof body.detail === "string") return body.detail;
+      const parts = [];
+      for (const value of Object.values(body)) {
+        if (Array.isArray(value)) parts.push(...value.map(String));
+        else if (typeof value === "string") parts.push(value);
+      }
+      if (parts.length) return parts.join(" ");
+    }
+    return fill(strings.error, { status });
+  }
+
+  async function flush() {
+    if (flushing) return;
+    flushing = true;
+    try {
+      for (;;) {
+        const queue = loadQueue();
+        if (!queue.length) break;
+        const item = queue[0];
+        sendingId = item.id;
+        renderAll();
+        let response;
+        try {
+          response = await fetch(config.captureUrl, {
+            method: "POST",
+            credentials: "same-origin",
+            cache: "no-store",
+            headers: {
+              "Content-Type": "application/json",
+              Accept: "application/json",
+              "X-CSRFToken": csrfToken(),
+            },
+            body: JSON.stringify(item.body),
+          });
+        } catch (error) {
+          networkDown = true;
+          scheduleRetry();
+          return;
+        }
+        let body = null;
+        try {
+          body = await response.json();
+        } catch (error) {
+          body = null;
+        }
+        networkDown = false;
+        if (response.ok) {
+          loginNeeded = false;
+          retryDelay = RETRY_FIRST_MS;
+          removeFromQueue(item.id, false);
+          answered(item, body);
+          continue;
+        }
+        const message = messageOf(body, response.status);
+        if (keepAfter(response.status, message)) {
+          loginNeeded = response.status === 401 || response.status === 403;
+          scheduleRetry();
+          return;
+        }
+        removeFromQueue(item.id, true);
+        refused(item, message);
+      }
+    } finally {
+      flushing = false;
+      sendingId = null;
+      renderAll();
+    }
+  }
+
+  function removeFromQueue(id, withLaterOfTheEntry) {
+    const queue = loadQueue();
+    const index = queue.findIndex((item) => item.id === id);
+    if (index < 0) return;
+    const [removed] = queue.splice(index, 1);
+    // A refused capture takes what was queued after it for the same entry along: a
+    // confirmation must never confirm a time other than the one the entrant saw.
+    const kept = withLaterOfTheEntry
+      ? queue.filter((item, i) => i < index || item.round !== removed.round || item.entry !== removed.entry)
+      : queue;
+    saveQueue(kept);
+  }
+
+  // The entries at the table -------------------------------------------------------------------
+
+  const tableNode = document.querySelector(".table-number");
+  const tableName = tableNode ? tableNode.textContent.trim() : "";
+  const seats = config.seats.map((data, index) => {
+    const element = document.querySelector(`[data-seat="${index}"]`);
+    const finish = data.finish;
+    const seat = {
+      ...data,
+      index,
+      element,
+      where: `${tableName} · ${data.name}`,
+      result: data.result,
+      tapAt: finish && finish.mine ? finish.atMs : null,
+      found: finish ? finish.found : 0,
+      lost: finish ? finish.lost : 0,
+      adjacent: finish ? finish.adjacent : false,
+      lastPieceAt: finish ? finish.lastPieceMs : null,
+      autoFound: false,
+      sent: finish ? { found: finish.found, lost: finish.lost, adjacent: finish.adjacent, lastPieceAt: finish.lastPieceMs } : null,
+      count: null,
+      saved: false,
+      refusal: null,
+      editable: !finish || finish.mine,
+    };
+    if (data.step === "confirmed" && data.result) {
+      // A confirmed result may have been corrected since the tap: the result is the truth.
+      seat.tapAt = null;
+      seat.found = data.result.missing_found;
+      seat.lost = data.result.missing_lost;
+      seat.adjacent = data.result.adjacent_missing;
+      seat.lastPieceAt = data.result.last_piece_ms !== null ? data.startMs + data.result.last_piece_ms : null;
+    }
+    if (data.result && data.result.status === "unfinished") {
+      seat.count = {
+        placed: data.result.pieces_placed,
+        incorrect: data.result.incorrect,
+      };
+    }
+    return seat;
+  });
+
+  function seatOf(item) {
+    return seats.find((seat) => seat.round === item.round && seat.entry === item.entry) || null;
+  }
+
+  function queuedFor(seat, queue) {
+    return (queue || loadQueue()).filter((item) => item.round === seat.round && item.entry === seat.entry);
+  }
+
+  // What is still in the queue from before a reload decides where the judge goes on.
+  function restoreFromQueue() {
+    for (const item of loadQueue()) {
+      const seat = seatOf(item);
+      if (!seat) continue;
+      const body = item.body;
+      if (item.kind === "finish") {
+        seat.tapAt = Date.parse(body.at);
+        seat.found = body.missing_found || 0;
+        seat.lost = body.missing_lost || 0;
+        seat.adjacent = Boolean(body.adjacent_missing);
+        seat.lastPieceAt = body.last_piece_at ? Date.parse(body.last_piece_at) : null;
+        seat.sent = { found: seat.found, lost: seat.lost, adjacent: seat.adjacent, lastPieceAt: seat.lastPieceAt };
+        seat.count = null;
+        seat.editable = true;
+        seat.step = "timed";
+      } else if (item.kind === "pieces" || item.kind === "incorrect") {
+        const placed =
+          body.pieces_placed !== null && body.pieces_placed !== undefined
+            ? body.pieces_placed
+            : seat.pieces - body.pieces_remaining;
+        seat.count = { placed, remaining: body.pieces_remaining, incorrect: item.kind === "incorrect" };
+        seat.step = "review";
+      } else if (item.kind === "confirm") {
+        seat.step = "confirmed";
+      }
+    }
+  }
+
+  // The rules, as timing.outcome applies them, for the display before the server answers.
+  function finishOutcome(seat) {
+    const timeMs = seat.tapAt !== null ? seat.tapAt - seat.startMs : seat.result && seat.result.time_ms;
+    if (timeMs === null || timeMs === undefined) return null;
+    const lastPieceMs = seat.lastPieceAt !== null ? seat.lastPieceAt - seat.startMs : null;
+    const waived = seat.adjacent && rules.adjacent_missing_waives_penalty;
+    const charged = waived ? 0 : rules.penalty_charges === "found" ? seat.found : seat.found + seat.lost;
+    const penaltyMs = charged * rules.penalty_seconds_per_piece * 1000;
+    const recorded = truncate(timeMs);
+    if (rules.max_lost_pieces !== null && seat.lost > rules.max_lost_pieces) {
+      return { invalid: true, recorded };
+    }
+    const final = recorded + penaltyMs;
+    if (rules.late_last_piece_seconds !== null && lastPieceMs !== null) {
+      const actual = truncate(lastPieceMs);
+      if (actual <= final) return { finalMs: actual, penaltyMs: 0, recorded, charged, lastPieceMs, stands: true };
+      return { finalMs: final, penaltyMs, recorded, charged, lastPieceMs, stands: false };
+    }
+    return { finalMs: final, penaltyMs, recorded, charged, waived: waived && seat.found + seat.lost > 0 };
+  }
+
+  function finishDetail(outcome) {
+    if (outcome.invalid) return fill(strings.invalid, { count: rules.max_lost_pieces });
+    const parts = [];
+    if (outcome.lastPieceMs !== undefined) {
+      parts.push(fill(outcome.stands ? strings.lastPieceStands : strings.lastPieceLate, { time: duration(outcome.lastPieceMs) }));
+    }
+    if (outcome.penaltyMs > 0) {
+      const template = rules.penalty_charges === "found" ? strings.piecesFound : strings.piecesCharged;
+      parts.push(
+        `${strings.time} ${duration(outcome.recorded)} + ${outcome.penaltyMs / 1000} s ${strings.penalty} (` +
+          `${fill(template, { count: outcome.charged, seconds: rules.penalty_seconds_per_piece })})`
+      );
+    } else if (outcome.waived) {
+      parts.push(`${strings.time} ${duration(outcome.recorded)} · ${strings.noPenaltyAdjacent}`);
+    }
+    return parts.join(" ");
+  }
+
+  function countPlaced(seat) {
+    if (seat.count && seat.count.placed !== null && seat.count.placed !== undefined) return seat.count.placed;
+    if (seat.result && seat.result.pieces_placed !== null) return seat.result.pieces_placed;
+    return null;
+  }
+
+  // What the review and confirmed screens show: the server's answer once it has everything.
+  function review(seat) {
+    // The server's answer is the truth once nothing of this entry waits in the queue.
+    const fresh = Boolean(seat.result) && queuedFor(seat).length === 0;
+    const isCount = Boolean(seat.count) || (seat.result && seat.result.status === "unfinished" && seat.tapAt === null);
+    if (isCount) {
+      const placed = fresh && seat.result.counted_pieces !== null ? seat.result.counted_pieces : countPlaced(seat);
+      const details = [fill(strings.placedOf, { placed, total: seat.pieces })];
+      const incorrect = seat.count ? seat.count.incorrect : seat.result && seat.result.incorrect;
+      if (incorrect) details.push(rules.misplaced_finish_is_unfinished ? strings.misplacedUnfinished : strings.misplaced);
+      return {
+        label: strings.countedPieces,
+        value: placed === null ? "–" : String(placed),
+        detail: details.join(" · "),
+        source: fresh ? strings.fromServer : strings.fromPhone,
+      };
+    }
+    const outcome = finishOutcome(seat);
+    if (fresh && seat.result.status === "finished") {
+      const server = seat.result;
+      let value = server.final_seconds !== null ? duration(server.final_seconds * 1000) : "–";
+      if (server.outcome === "invalid") value = "–";
+      if (server.outcome === "unfinished" && server.counted_pieces !== null) {
+        value = String(server.counted_pieces);
+      }
+      return {
+        label: strings.finalTime,
+        value,
+        detail: outcome ? finishDetail(outcome) : "",
+        source: strings.fromServer,
+      };
+    }
+    if (!outcome) return { label: strings.finalTime, value: "–", detail: "", source: "" };
+    return {
+      label: strings.finalTime,
+      value: outcome.invalid ? "–" : duration(outcome.finalMs),
+      detail: finishDetail(outcome),
+      source: strings.fromPhone,
+    };
+  }
+
+  // Rendering ----------------------------------------------------------------------------------
+
+  function q(seat, selector) {
+    return seat.element.querySelector(selector);
+  }
+
+  function qa(seat, selector) {
+    return Array.from(seat.element.querySelectorAll(selector));
+  }
+
+  function saveStateOf(seat, queue) {
+    const mine = queuedFor(seat, queue);
+    if (mine.length) {
+      if (loginNeeded) return ["login", strings.loginAgain];
+      if (networkDown || !navigator.onLine) return ["queued", strings.queued];
+      return ["saving", strings.saving];
+    }
+    if (seat.saved) return ["saved", strings.saved];
+    return null;
+  }
+
+  function renderSeat(seat, queue) {
+    for (const panel of qa(seat, "[data-step-panel]")) {
+      panel.hidden = panel.dataset.stepPanel !== seat.step;
+    }
+    const state = saveStateOf(seat, queue);
+    const stateNode = q(seat, "[data-save-state]");
+    stateNode.hidden = !state;
+    stateNode.className = `save-state${state ? ` is-${state[0]}` : ""}`;
+    stateNode.textContent = state ? state[1] : "";
+    const refusal = q(seat, "[data-refusal]");
+    refusal.hidden = !seat.refusal;
+    q(seat, "[data-refusal-text]").textContent = seat.refusal || "";
+
+    if (seat.step === "timed") {
+      q(seat, "[data-tap-time]").textContent = duration(seat.tapAt - seat.startMs);
+      q(seat, '[data-field="found"]').value = seat.found;
+      q(seat, '[data-field="lost"]').value = seat.lost;
+      const adjacent = q(seat, '[data-field="adjacent"]');
+      if (adjacent) adjacent.checked = seat.adjacent;
+      const last = q(seat, "[data-last-piece-state]");
+      if (last) {
+        last.textContent =
+          seat.lastPieceAt !== null ? fill(strings.lastPieceAt, { time: duration(seat.lastPieceAt - seat.startMs) }) : "";
+      }
+    }
+    if (seat.step === "review" || seat.step === "confirmed") {
+      const shown = review(seat);
+      qa(seat, "[data-review-value]").forEach((node) => (node.textContent = shown.value));
+      qa(seat, "[data-review-detail]").forEach((node) => (node.textContent = shown.detail));
+      const label = q(seat, "[data-review-label]");
+      if (label) label.textContent = shown.label;
+      const source = q(seat, "[data-review-source]");
+      if (source) source.textContent = shown.source;
+      const edit = q(seat, '[data-action="edit"]');
+      if (edit) edit.hidden = !(seat.count || (seat.editable && seat.tapAt !== null));
+    }
+    const choice = document.querySelector(`[data-choice-state="${seat.index}"]`);
+    if (choice && seat.step === "confirmed") choice.textContent = `✓ ${strings.confirmed}`;
+    else if (choice && seat.step === "timed") choice.textContent = duration(seat.tapAt - seat.startMs);
+    else if (choice && seat.step === "review") choice.textContent = review(seat).value;
+  }
+
+  function renderQueueState(queue) {
+    const node = document.querySelector("[data-queue-state]");
+    if (!node) return;
+    let text;
+    let state;
+    if (!queue.length) {
+      text = strings.allSaved;
+      state = "saved";
+    } else if (loginNeeded) {
+      text = strings.loginAgain;
+      state = "login";
+    } else if (networkDown || !navigator.onLine) {
+      text = queue.length === 1 ? strings.waitingOne : fill(strings.waitingMany, { count: queue.length });
+      state = "queued";
+    } else {
+      text = strings.saving;
+      state = "saving";
+    }
+    if (!storageWorks) text += ` ${strings.noStorage}`;
+    const elsewhere = refusalsElsewhere.map((r) => `${strings.refused} ${r}`).join(" ");
+    node.textContent = elsewhere ? `${text} ${elsewhere}` : text;
+    node.className = `queue-state is-${state}`;
+  }
+
+  function renderAll() {
+    const queue = loadQueue();
+    seats.forEach((seat) => renderSeat(seat, queue));
+    renderQueueState(queue);
+  }
+
+  function tick() {
+    const current = now();
+    for (const seat of seats) {
+      const node = q(seat, "[data-clock]");
+      if (seat.startMs === null) continue;
+      const ownStart = q(seat, ".own-start");
+      if (ownStart) ownStart.hidden = seat.step !== "puzzling";
+      const timeUp =
+        seat.heatState === "time_up" ||
+        seat.heatState === "closed" ||
+        (seat.limitMs !== null && current > seat.limitMs + seat.graceMs);
+      if (timeUp && seat.step === "puzzling") {
+        seat.step = "timeup";
+        renderSeat(seat, loadQueue());
+      }
+      if (timeUp && seat.step !== "timed") {
+        node.textContent = strings.timeUp;
+      } else {
+        node.textContent = duration(current - seat.startMs);
+      }
+      // Once the time is taken, only the taken time is on the screen (the entrant reads it).
+      node.parentElement.hidden = !["puzzling", "timeup", "waiting"].includes(seat.step);
+    }
+  }
+
+  // What the server said -----------------------------------------------------------------------
+
+  function answered(item, body) {
+    const seat = seatOf(item);
+    if (!seat) return;
+    if (body && body.result) {
+      seat.result = { ...(seat.result || {}), ...body.result };
+      seat.result.time_ms = body.result.time ? parseDuration(body.result.time) : null;
+    }
+    seat.refusal = null;
+    if (!queuedFor(seat).length) seat.saved = true;
+    if (item.kind === "correction" && seat.result) {
+      seat.count = seat.result.status === "unfinished" ? { placed: seat.result.counted_pieces, incorrect: seat.result.incorrect } : null;
+      seat.tapAt = null;
+      fillCorrection(seat);
+    }
+  }
+
+  function refused(item, message) {
+    const seat = seatOf(item);
+    if (!seat) {
+      refusalsElsewhere.push(`${item.where}: ${message}`);
+      return;
+    }
+    seat.refusal = message;
+    seat.saved = false;
+    if (item.kind === "correction") {
+      const error = q(seat, "[data-correct-error]");
+      if (error) {
+        error.textContent = message;
+        error.hidden = false;
+      }
+    }
+  }
+
+  // What the judge does ------------------------------------------------------------------------
+
+  function finishBody(seat) {
+    return {
+      id: uuid4(),
+      round: seat.round,
+      entry: seat.entry,
+      kind: "finish",
+      at: iso(seat.tapAt),
+      missing_found: seat.found,
+      missing_lost: seat.lost,
+      adjacent_missing: seat.adjacent,
+      last_piece_at: seat.lastPieceAt !== null ? iso(seat.lastPieceAt) : null,
+    };
+  }
+
+  function sameAsSent(seat) {
+    const sent = seat.sent;
+    return (
+      sent &&
+      sent.found === seat.found &&
+      sent.lost === seat.lost &&
+      sent.adjacent === seat.adjacent &&
+      sent.lastPieceAt === seat.lastPieceAt
+    );
+  }
+
+  function readCounts(seat) {
+    const found = intOrNull(q(seat, '[data-field="found"]').value);
+    const lost = intOrNull(q(seat, '[data-field="lost"]').value);
+    seat.found = Number.isInteger(found) ? Math.min(found, seat.pieces) : 0;
+    seat.lost = Number.isInteger(lost) ? Math.min(lost, seat.pieces) : 0;
+    const adjacent = q(seat, '[data-field="adjacent"]');
+    seat.adjacent = adjacent ? adjacent.checked : false;
+  }
+
+  const actions = {
+    time(seat) {
+      const tapAt = now(); // first: the instant is what counts
+      seat.tapAt = tapAt;
+      seat.found = 0;
+      seat.lost = 0;
+      seat.adjacent = false;
+      seat.lastPieceAt = null;
+      seat.autoFound = false;
+      seat.count = null;
+      seat.refusal = null;
+      seat.editable = true;
+      seat.step = "timed";
+      const body = finishBody(seat);
+      seat.sent = { found: 0, lost: 0, adjacent: false, lastPieceAt: null };
+      enqueue(seat, body);
+    },
+    "last-piece"(seat) {
+      readCounts(seat);
+      seat.lastPieceAt = now();
+      if (seat.found === 0) {
+        // The last piece was missing at TIME and turned up: it counts as found later.
+        seat.found = 1;
+        seat.autoFound = true;
+      }
+      renderSeat(seat, loadQueue());
+    },
+    "not-found"(seat) {
+      readCounts(seat);
+      seat.lastPieceAt = null;
+      if (seat.autoFound && seat.found > 0) {
+        seat.found -= 1;
+        seat.lost += 1;
+      }
+      seat.autoFound = false;
+      renderSeat(seat, loadQueue());
+    },
+    show(seat) {
+      readCounts(seat);
+      seat.step = "review";
+      if (!sameAsSent(seat)) {
+        seat.sent = { found: seat.found, lost: seat.lost, adjacent: seat.adjacent, lastPieceAt: seat.lastPieceAt };
+        enqueue(seat, finishBody(seat));
+      } else {
+        renderAll();
+      }
+    },
+    misplaced(seat) {
+      seat.misplacedAtTime = true;
+      seat.step = "timeup";
+      const box = q(seat, '[data-field="incorrect"]');
+      if (box) box.checked = true;
+      renderSeat(seat, loadQueue());
+    },
+    "show-count"(seat) {
+      const error = q(seat, "[data-count-error]");
+      const mode = (qa(seat, '[data-field="mode"]').find((r) => r.checked) || {}).value || "remaining";
+      const value = intOrNull(q(seat, `[data-field="${mode}"]`).value);
+      if (!Number.isInteger(value) || value > seat.pieces) {
+        error.textContent = strings.countNeeded;
+        error.hidden = false;
+        return;
+      }
+      error.hidden = true;
+      const incorrect = q(seat, '[data-field="incorrect"]').checked;
+      const placed = mode === "placed" ? value : seat.pieces - value;
+      seat.count = { placed, remaining: mode === "remaining" ? value : null, incorrect };
+      seat.refusal = null;
+      seat.step = "review";
+      enqueue(seat, {
+        id: uuid4(),
+        round: seat.round,
+        entry: seat.entry,
+        kind: incorrect ? "incorrect" : "pieces",
+        at: iso(now()),
+        pieces_placed: mode === "placed" ? value : null,
+        pieces_remaining: mode === "remaining" ? value : null,
+      });
+    },
+    edit(seat) {
+      seat.step = seat.count ? "timeup" : "timed";
+      renderSeat(seat, loadQueue());
+    },
+    confirm(seat) {
+      seat.step = "confirmed";
+      enqueue(seat, { id: uuid4(), round: seat.round, entry: seat.entry, kind: "confirm", at: iso(now()) });
+      fillCorrection(seat);
+    },
+    reload() {
+      window.location.reload();
+    },
+  };
+
+  function fillCorrection(seat) {
+    const form = q(seat, "[data-correct-form]");
+    if (!form) return;
+    const result = seat.result || {};
+    const timeMs = seat.tapAt !== null ? seat.tapAt - seat.startMs : result.time_ms;
+    form.elements.time.value = timeMs !== null && timeMs !== undefined && !seat.count ? duration(timeMs) : "";
+    form.elements.missing_found.value = seat.count ? 0 : seat.found;
+    form.elements.missing_lost.value = seat.count ? 0 : seat.lost;
+    if (form.elements.adjacent_missing) form.elements.adjacent_missing.checked = !seat.count && seat.adjacent;
+    const placed = countPlaced(seat);
+    form.elements.pieces_placed.value = seat.count && placed !== null ? placed : "";
+  }
+
+  function correct(seat, form) {
+    const error = q(seat, "[data-correct-error]");
+    const fail = (message) => {
+      error.textContent = message;
+      error.hidden = false;
+    };
+    const time = form.elements.time.value.trim();
+    if (time && parseDuration(time) === null) return fail(strings.badTime);
+    const reason = form.elements.reason.value.trim();
+    if (!reason) return fail(strings.reasonNeeded);
+    const found = intOrNull(form.elements.missing_found.value);
+    const lost = intOrNull(form.elements.missing_lost.value);
+    const placed = intOrNull(form.elements.pieces_placed.value);
+    if ([found, lost, placed].some((value) => Number.isNaN(value))) return fail(strings.countNeeded);
+    error.hidden = true;
+    seat.refusal = null;
+    seat.found = found || 0;
+    seat.lost = lost || 0;
+    seat.adjacent = form.elements.adjacent_missing ? form.elements.adjacent_missing.checked : false;
+    enqueue(seat, {
+      id: uuid4(),
+      round: seat.round,
+      entry: seat.entry,
+      kind: "correction",
+      at: iso(now()),
+      time: time || null,
+      missing_found: seat.found,
+      missing_lost: seat.lost,
+      adjacent_missing: seat.adjacent,
+      pieces_placed: placed,
+      reason,
+    });
+    form.elements.reason.value = "";
+    form.closest("details").open = false;
+  }
+
+  // Wiring -------------------------------------------------------------------------------------
+
+  for (const seat of seats) {
+    seat.element.addEventListener("click", (event) => {
+      const stepper = event.target.closest("[data-step-field]");
+      if (stepper) {
+        const input = q(seat, `[data-field="${stepper.dataset.stepField}"]`);
+        const value = Math.max(0, Math.min(seat.pieces, (intOrNull(input.value) || 0) + Number(stepper.dataset.delta)));
+        input.value = value;
+        readCounts(seat);
+        return;
+      }
+      const button = event.target.closest("[data-action]");
+      if (!button || !actions[button.dataset.action]) return;
+      event.preventDefault();
+      actions[button.dataset.action](seat);
+    });
+    seat.element.addEventListener("change", (event) => {
+      const field = event.target.dataset.field;
+      if (field === "mode") {
+        for (const box of qa(seat, "[data-mode-field]")) box.hidden = box.dataset.modeField !== event.target.value;
+      } else if (field === "found" || field === "lost" || field === "adjacent") {
+        readCounts(seat);
+      }
+    });
+    seat.element.addEventListener("input", (event) => {
+      const field = event.target.dataset.field;
+      if (field === "piles" || field === "loose") {
+        const piles = intOrNull(q(seat, '[data-field="piles"]').value) || 0;
+        const loose = intOrNull(q(seat, '[data-field="loose"]').value) || 0;
+        q(seat, '[data-field="remaining"]').value = piles * 10 + loose;
+      }
+    });
+    const form = q(seat, "[data-correct-form]");
+    if (form) {
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        correct(seat, form);
+      });
+    }
+  }
+
+  // A shared table: one entrant at a time, chosen first (the choice lives in the address).
+  const choice = document.querySelector("[data-choice]");
+  function route() {
+    if (!choice) return;
+    const match = /^#seat-(\d+)$/.exec(window.location.hash);
+    const chosen = match ? Number(match[1]) - 1 : -1;
+    const valid = chosen >= 0 && chosen < seats.length;
+    choice.hidden = valid;
+    seats.forEach((seat, index) => (seat.element.hidden = index !== chosen));
+    window.scrollTo(0, 0);
+  }
+  if (choice) {
+    window.addEventListener("hashchange", route);
+    document.addEventListener("click", (event) => {
+      const back = event.target.closest("[data-back]");
+      if (!back) return;
+      event.preventDefault();
+      window.history.pushState(null, "", window.location.pathname + window.location.search);
+      route();
+    });
+    route();
+  }
+
+  window.addEventListener("online", () => {
+    networkDown = false;
+    retryDelay = RETRY_FIRST_MS;
+    if (retryTimer !== null) {
+      window.clearTimeout(retryTimer);
+      retryTimer = null;
+    }
+    renderAll();
+    flush();
+    measureClock();
+  });
+  window.addEventListener("offline", () => {
+    networkDown = true;
+    renderAll();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") flush();
+  });
+  window.addEventListener("storage", (event) => {
+    if (event.key === config.queueKey) renderAll();
+  });
+
+  restoreFromQueue();
+  seats.forEach((seat) => {
+    if (seat.step === "confirmed") fillCorrection(seat);
+  });
+  renderAll();
+  renderClockState();
+  tick();
+  window.setInterval(tick, 250);
+  window.setInterval(() => {
+    if (loadQueue().length) flush();
+  }, RETRY_SAFETY_MS);
+  window.setInterval(measureClock, CLOCK_EVERY_MS);
+  // Send what an earlier visit left in the queue, and measure the clock.
+  flush();
+  measureClock();
+})();
