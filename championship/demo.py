@@ -317,7 +317,8 @@ def build(*, seed: int = 2026) -> DemoResult:
         state=Heat.State.RUNNING,
     )
     individual_round.state = Round.State.RUNNING
-    individual_round.save(update_fields=["state"])
+    individual_round.seating_published_at = heat_started - timedelta(days=1)
+    individual_round.save(update_fields=["state", "seating_published_at"])
     Seat.objects.bulk_create(
         Seat(
             round=individual_round,
@@ -334,7 +335,8 @@ def build(*, seed: int = 2026) -> DemoResult:
             round=round_, key="a", order=1, scheduled_start=heat_started + timedelta(hours=hours)
         )
         round_.state = Round.State.SEATED
-        round_.save(update_fields=["state"])
+        round_.seating_published_at = heat_started - timedelta(days=1)
+        round_.save(update_fields=["state", "seating_published_at"])
         Seat.objects.bulk_create(
             Seat(round=round_, heat=later, table=tables[first_table + i], entry=entry)
             for i, entry in enumerate(entries)

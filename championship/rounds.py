@@ -208,7 +208,25 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
     entries = round_entries(round_, checked_in_only=plan.checked_in_only)
     if not entries:
         raise RoundStateError(_("There are no entries to seat in this round."))
-    ordered = seating_order(round_, entries, plan)
+    if plan.heats > len(entries):
+        raise ValidationError(
+            {
+                "heats": [
+                    ngettext(
+                        "There are more heats than entries: %(count)s entry to seat.",
+                        "There are more heats than entries: %(count)s entries to seat.",
+                        len(entries),
+                    )
+                    % {"count": len(entries)}
+                ]
+            }
+        )
+    try:
+        ordered = seating_order(round_, entries, plan)
+    except seating.SeatingError as error:
+        raise ValidationError(
+            _("An entry of this round has no place in the round before: finish its results first.")
+        ) from error
     kind = round_.category.kind
     official = {
         entry.pk: officiality(kind, [_member(p) for p in entry.members.all()], rules).official
@@ -351,9 +369,26 @@ def seat_set_start(*, seat: Seat, at: datetime) -> Seat:
         round_id=seat.round_id, entry_id=seat.entry_id, confirmed_at__isnull=False
     ).exists():
         raise RoundStateError(_("The entry's time is confirmed: its start can no longer change."))
+    if seat.heat.ended_at is not None and at >= seat.heat.ended_at:
+        raise ValidationError({"at": [_("Time is already up in this heat.")]})
     seat.started_at = at
     seat.save(update_fields=["started_at"])
+    _rederive(seat)
     return seat
+
+
+def _rederive(seat: Seat) -> None:
+    """Re-time an entry's recorded finish from its new start, and re-rank the round."""
+    from judging.models import Capture
+    from judging.services import result_derive
+
+    result = Result.objects.filter(round_id=seat.round_id, entry_id=seat.entry_id).first()
+    if result is None:
+        return
+    if Capture.objects.filter(round_id=seat.round_id, entry_id=seat.entry_id).exists():
+        result_derive(result, seat.round.category.pieces)
+        result.save()
+    _recompute(seat.round)
 
 
 @transaction.atomic
@@ -445,3 +480,36 @@ def _bump(round_: Round) -> None:
     from django.db.models import F
 
     Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+
+
+@transaction.atomic
+def round_set_advance(
+    *, round_: Round, advance: str, count: int | None, best_remaining: int | None
+) -> Round:
+    """Set how entries advance from a round, and mark the qualified anew.
+
+    Allowed until the next round is seated: an organiser who forgot to set it
+    before the round can still do it when the results are in.
+    """
+    locked = _lock_round(round_)
+    following = next_round(locked)
+    if following is not None and following.seats.exists():
+        raise RoundStateError(
+            _("The next round is seated: advancement from this round can no longer change.")
+        )
+    locked.advance, locked.advance_count, locked.advance_best_remaining = (
+        advance,
+        count,
+        best_remaining,
+    )
+    locked.full_clean()
+    locked.save(update_fields=["advance", "advance_count", "advance_best_remaining", "updated_at"])
+    _recompute(locked)
+    return locked
+
+
+def _recompute(round_: Round) -> None:
+    from results.services import standings_recompute
+
+    if Result.objects.filter(round=round_).exists():
+        standings_recompute(round_=round_)

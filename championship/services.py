@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from championship import rulesets
-from championship.models import Category, Championship, ChampionshipRole, Round, Table
+from championship.models import Category, Championship, ChampionshipRole, Round, Seat, Table
 
 
 @transaction.atomic
@@ -95,9 +95,17 @@ def tables_create(
         raise ValidationError({"count": _("Add at least one table.")})
     if seats not in (1, 2):
         raise ValidationError({"seats": _("A table seats one or two entrants.")})
+    # Locked, so that two organisers adding tables at once number them one after the other.
+    Championship.objects.select_for_update().get(pk=championship.pk)
     if first_number is None:
         last = championship.tables.order_by("-number").values_list("number", flat=True).first()
         first_number = (last or 0) + 1
+    numbers = range(first_number, first_number + count)
+    taken = championship.tables.filter(number__in=numbers).values_list("number", flat=True)
+    if taken:
+        raise ValidationError(
+            {"first_number": [_("Table %(number)s exists already.") % {"number": min(taken)}]}
+        )
     tables = [
         Table(championship=championship, number=number, seats=seats)
         for number in range(first_number, first_number + count)
@@ -112,3 +120,24 @@ def role_grant(*, championship: Championship, user, role: str) -> ChampionshipRo
         championship=championship, user=user, role=role
     )
     return granted
+
+
+@transaction.atomic
+def table_update(*, table: Table, label: str, seats: int, reserved_for_guests: bool) -> Table:
+    """Change a table's label, seats and guest reservation.
+
+    A table cannot go down to one seat while an entry sits at its second seat
+    in a heat where time is not yet up.
+    """
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    if (
+        seats < 2
+        and Seat.objects.filter(table=locked, position=2, heat__ended_at__isnull=True).exists()
+    ):
+        raise ValidationError(
+            {"seats": _("An entry sits at this table's second seat: move it first.")}
+        )
+    locked.label, locked.seats, locked.reserved_for_guests = label, seats, reserved_for_guests
+    locked.full_clean()
+    locked.save(update_fields=["label", "seats", "reserved_for_guests"])
+    return locked

@@ -261,9 +261,18 @@ def _check_against_result(data: CaptureInput, result: Result, judge) -> None:
 
 
 def result_derive(result: Result, pieces: int) -> Result:
-    """Set a result's inputs from its captures, in the order they were received."""
+    """Set a result's inputs from its captures, in the order they were received.
+
+    A finish is timed from the entry's start as it is now: when a later start of
+    its own is set after the tap (the taped bag), the time follows it.
+    """
     captures = Capture.objects.filter(round=result.round_id, entry=result.entry_id).order_by(
         "received_at", "id"
+    )
+    seat = (
+        Seat.objects.select_related("heat")
+        .filter(round_id=result.round_id, entry_id=result.entry_id)
+        .first()
     )
     status, confirmed_at = Result.Status.PENDING, None
     fields = {
@@ -279,12 +288,20 @@ def result_derive(result: Result, pieces: int) -> Result:
         kind = capture.kind
         if kind == Kind.FINISH:
             status, confirmed_at = Result.Status.FINISHED, None
+            elapsed, last_piece = capture.elapsed_ms, capture.last_piece_ms
+            if seat is not None and capture.device_at and seat.heat.started_at:
+                now_elapsed = timing.elapsed_ms(
+                    max(capture.device_at, _start_of(seat)), seat.heat.started_at, seat.started_at
+                )
+                if last_piece is not None:
+                    last_piece -= elapsed - now_elapsed
+                elapsed = now_elapsed
             fields.update(
-                time_ms=capture.elapsed_ms,
+                time_ms=elapsed,
                 missing_found=capture.missing_found,
                 missing_lost=capture.missing_lost,
                 adjacent_missing=capture.adjacent_missing,
-                last_piece_ms=capture.last_piece_ms,
+                last_piece_ms=last_piece,
                 pieces_placed=None,
                 incorrect=False,
             )

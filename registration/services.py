@@ -520,3 +520,24 @@ def entries_import(*, rows, language: str) -> list[Entry]:
             raise ImportRowRefused(row, error) from None
         created.append(entry)
     return created
+
+
+@transaction.atomic
+def ranking_apply(*, category: Category, ranks: dict[int, int], clear_others: bool) -> int:
+    """Set the prior ranking of a category's entries; return how many were ranked.
+
+    ``ranks`` maps entry ids to ranks (from an earlier recognised championship).
+    With ``clear_others`` the other confirmed entries lose their rank, so the
+    ranking is exactly the file's.
+    """
+    _lock_category(category)
+    entries = Entry.objects.filter(category=category)
+    if clear_others:
+        entries.filter(status=Entry.Status.CONFIRMED).exclude(pk__in=ranks).update(
+            prior_ranking=None
+        )
+    for pk, rank in ranks.items():
+        if rank < 1:
+            raise ValidationError({"rank": [_("A rank is a whole number from 1.")]})
+        entries.filter(pk=pk).update(prior_ranking=rank)
+    return len(ranks)

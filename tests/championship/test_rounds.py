@@ -289,3 +289,27 @@ def test_unknown_birth_dates_do_not_matter_to_seating(championship, individual, 
         individual, members=[factories.person(championship, birth_date=date(2000, 1, 1))]
     )
     assert len(rounds.round_seat(round_=final)) == 1
+
+
+def test_more_heats_than_entries_is_refused(championship, individual, final):
+    tables_create(championship=championship, count=5)
+    entrants(championship, individual, 2)
+    with pytest.raises(ValidationError, match="more heats than entries"):
+        rounds.round_seat(round_=final, plan=SeatingPlan(heats=3))
+    assert not final.heats.exists()
+
+
+def test_tables_with_numbers_already_taken_are_refused(championship):
+    tables_create(championship=championship, count=3)
+    with pytest.raises(ValidationError, match="Table 2 exists already"):
+        tables_create(championship=championship, count=2, first_number=2)
+    assert championship.tables.count() == 3
+
+
+def test_a_later_start_after_time_up_is_refused(championship, individual, final):
+    seated_round(championship, individual, final)
+    (heat,) = rounds.round_start(round_=final)
+    rounds.round_close(round_=final)
+    heat.refresh_from_db()
+    with pytest.raises(ValidationError, match="Time is already up"):
+        rounds.seat_set_start(seat=seats_of(final)[0], at=heat.ended_at + timedelta(seconds=1))

@@ -246,3 +246,13 @@ def test_a_no_show_can_be_marked_before_the_heat_starts(running):
     assert result.status == "dns"
     with pytest.raises(ValidationError, match="not started"):
         record(running, at=at(40))
+
+
+def test_a_later_start_set_after_the_tap_retimes_the_finish(running):
+    """The judge tapped TIME, then the head judge recorded the taped bag's later start."""
+    record(running, at=at(42))
+    seat = running["round"].seats.get(entry=running["entries"][0])
+    rounds.seat_set_start(seat=seat, at=at(3))
+    result = Result.objects.get(round=running["round"], entry=running["entries"][0])
+    assert result.time_ms == 39 * 60_000
+    assert result.place == 1
