@@ -1,0 +1,290 @@
+"""Every URL, for every kind of visitor: who may do what, and no personal data in public.
+
+The test walks the project's URL patterns and fails for a pattern it does not
+know, so a new page or endpoint must say who may use it.
+"""
+
+import re
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from django.conf import settings
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from championship import rounds
+from championship.models import ChampionshipRole, Seat
+from championship.services import tables_create
+from judging.services import CaptureInput, capture_record
+from results.services import standings_recompute
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+Role = ChampionshipRole.Role
+
+PUBLIC, MANAGE_LINK, JUDGE, HEAD_JUDGE, ORGANISER, SUPERUSER, LOGGED_IN = (
+    "public",
+    "manage link",
+    "judge",
+    "head judge",
+    "organiser",
+    "superuser",
+    "logged in",
+)
+
+# URL name → (who may use it, method). Django's own account pages are public.
+ACCESS = {
+    ":health": (PUBLIC, "get"),
+    ":login": (PUBLIC, "get"),
+    ":logout": (PUBLIC, "post"),
+    ":password_change": (LOGGED_IN, "get"),
+    ":password_change_done": (LOGGED_IN, "get"),
+    ":password_reset": (PUBLIC, "get"),
+    ":password_reset_done": (PUBLIC, "get"),
+    ":password_reset_confirm": (PUBLIC, "get"),
+    ":password_reset_complete": (PUBLIC, "get"),
+    ":set_language": (PUBLIC, "post"),
+    "api:schema": (PUBLIC, "get"),
+    "api:docs": (PUBLIC, "get"),
+    "api:time": (PUBLIC, "get"),
+    "api:championship-list": (PUBLIC, "get"),
+    "api:championship-import": (SUPERUSER, "post"),
+    "api:championship-detail": (PUBLIC, "get"),
+    "api:round-results": (PUBLIC, "get"),
+    "api:entry-register": (PUBLIC, "post"),
+    "api:round-action": (ORGANISER, "post"),
+    "api:captures": (JUDGE, "post"),
+    "api:championship-export": (ORGANISER, "get"),
+    "api:not-found": (PUBLIC, "get"),
+    "judging:table": (JUDGE, "get"),
+    "judging:start_now": (HEAD_JUDGE, "post"),
+    "judging:dashboard": (HEAD_JUDGE, "get"),
+    "judging:mark": (HEAD_JUDGE, "post"),
+    "registration:register": (PUBLIC, "get"),
+    "registration:check": (PUBLIC, "post"),
+    "registration:manage": (MANAGE_LINK, "get"),
+    "registration:withdraw": (MANAGE_LINK, "post"),
+    "registration:organiser_entries": (ORGANISER, "get"),
+    "registration:organiser_export": (ORGANISER, "get"),
+    "registration:organiser_import": (ORGANISER, "get"),
+    "registration:organiser_import_preview": (ORGANISER, "get"),
+    "registration:organiser_promote": (ORGANISER, "post"),
+    "registration:organiser_payment": (ORGANISER, "post"),
+    "registration:organiser_withdraw": (ORGANISER, "post"),
+    "registration:organiser_walkover": (ORGANISER, "post"),
+    "registration:organiser_checkin": (ORGANISER, "get"),
+    "registration:organiser_checkin_entry": (ORGANISER, "post"),
+    "results:index": (PUBLIC, "get"),
+    "results:category_csv": (PUBLIC, "get"),
+    "results:round": (PUBLIC, "get"),
+    "results:round_csv": (PUBLIC, "get"),
+    "results:screen": (PUBLIC, "get"),
+    "championship:home": (PUBLIC, "get"),
+    "championship:detail": (PUBLIC, "get"),
+    "championship:seating": (PUBLIC, "get"),
+    "championship:manage": (ORGANISER, "get"),
+    "championship:round_control": (ORGANISER, "get"),
+    "championship:round_advancement": (ORGANISER, "post"),
+    "championship:round_seat": (ORGANISER, "post"),
+    "championship:round_publish": (ORGANISER, "post"),
+    "championship:round_start": (ORGANISER, "post"),
+    "championship:round_close": (ORGANISER, "post"),
+    "championship:round_advance": (ORGANISER, "post"),
+    "championship:round_ranking": (ORGANISER, "get"),
+    "championship:heat_start": (ORGANISER, "post"),
+    "championship:heat_close": (ORGANISER, "post"),
+    "championship:seat_move": (ORGANISER, "post"),
+    "championship:seat_start": (ORGANISER, "post"),
+    "championship:tables": (ORGANISER, "get"),
+    "championship:table_edit": (ORGANISER, "post"),
+    "championship:table_rotate": (ORGANISER, "get"),
+    "championship:table_qr": (ORGANISER, "get"),
+    "championship:cards": (ORGANISER, "get"),
+}
+
+# Who is allowed, by the kind of URL.
+ALLOWED = {
+    PUBLIC: {"anonymous", "entrant", "outside judge", "judge", "head judge", "organiser"},
+    MANAGE_LINK: {"anonymous", "entrant", "outside judge", "judge", "head judge", "organiser"},
+    LOGGED_IN: {"entrant", "outside judge", "judge", "head judge", "organiser"},
+    JUDGE: {"judge", "head judge", "organiser"},
+    HEAD_JUDGE: {"head judge", "organiser"},
+    ORGANISER: {"organiser"},
+    SUPERUSER: set(),
+}
+VISITORS = ("anonymous", "entrant", "outside judge", "judge", "head judge", "organiser")
+
+SECRET_EMAIL = "hemmelig.adresse@example.org"
+SECRET_BIRTH = date(1987, 6, 5)
+
+
+def routes(resolver=None, namespace="", prefix=""):
+    """Yield (name, route) of every URL pattern of the project, admin's excepted."""
+    for pattern in (resolver or get_resolver()).url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            yield from routes(
+                pattern, pattern.namespace or namespace, prefix + str(pattern.pattern)
+            )
+        elif isinstance(pattern, URLPattern):
+            yield f"{namespace}:{pattern.name}", prefix + str(pattern.pattern)
+
+
+ROUTES = dict(routes())
+
+
+@pytest.fixture
+def world(db):
+    """Championship A, running and seated, with a visitor of every kind; championship B."""
+    a = factories.championship(slug="a", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
+    b = factories.championship(slug="b", ruleset="sm")
+    individual = a.categories.get(kind="individual")
+    tables_create(championship=a, count=4)
+    person = factories.person(
+        a, name="Kari Hemmelig", email=SECRET_EMAIL, birth_date=SECRET_BIRTH, region="Rogaland"
+    )
+    entry = factories.entry(individual, members=[person], publish_consent=True)
+    factories.entry(individual, publish_consent=True)
+    final = individual.rounds.get()
+    rounds.round_seat(round_=final)
+    rounds.seating_publish(round_=final)
+    (heat,) = rounds.round_start(round_=final)
+    heat.started_at = timezone.now() - timedelta(minutes=30)
+    heat.save()
+    users = {
+        "entrant": factories.user(),
+        "outside judge": factories.role(b, Role.JUDGE),
+        "judge": factories.role(a, Role.JUDGE),
+        "head judge": factories.role(a, Role.HEAD_JUDGE),
+        "organiser": factories.role(a, Role.ORGANISER),
+    }
+    capture_record(
+        round_=final,
+        entry=entry,
+        judge=users["judge"],
+        data=CaptureInput(
+            client_id="3f8a1f0e-8c49-4a1e-9f7b-0b6c1c2d3e4f",
+            kind="finish",
+            at=timezone.now() - timedelta(seconds=5),
+        ),
+    )
+    standings_recompute(round_=final)
+    seat = Seat.objects.filter(round=final).first()
+    table = seat.table
+    kwargs = {
+        "slug": a.slug,
+        "championship_slug": a.slug,
+        "round": final.key,
+        "round_key": final.key,
+        "category": "individual",
+        "category_key": "individual",
+        "heat": heat.key,
+        "seat": seat.pk,
+        "pk": entry.pk,
+        "number": table.number,
+        "action": "start",
+        "uidb64": "MQ",
+    }
+    return {
+        "a": a,
+        "entry": entry,
+        "table": table,
+        "kwargs": kwargs,
+        "users": users,
+    }
+
+
+def url_of(name, world):
+    """Return the URL of a pattern, with the world's values for its parameters."""
+    values = dict(world["kwargs"])
+    if name in ("judging:table", "judging:start_now"):
+        values["token"] = world["table"].token
+    elif name in ("registration:manage", "registration:withdraw"):
+        values["token"] = world["entry"].manage_token
+    elif name == "registration:organiser_import_preview":
+        values["token"] = "no-such-upload"
+    elif name == ":password_reset_confirm":
+        values["token"] = "set-password"
+    elif name == "api:not-found":
+        return "/api/v1/no/such/endpoint/"
+    route = ROUTES[name]
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route)
+
+
+def request(client, method, url):
+    if method == "post":
+        return client.post(url, {}, HTTP_ACCEPT="text/html")
+    return client.get(url)
+
+
+def refused(response, visitor):
+    """Return whether the answer refuses the visitor (log in first, or no access)."""
+    if response.status_code in (401, 403):
+        return True
+    if response.status_code == 302:
+        return reverse("login") in response.url
+    return False
+
+
+def client_for(visitor, world, client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    if visitor != "anonymous":
+        client.force_login(world["users"][visitor])
+    return client
+
+
+def test_every_url_pattern_is_classified():
+    assert set(ROUTES) == set(ACCESS)
+
+
+@pytest.mark.parametrize("visitor", VISITORS)
+def test_who_may_use_what(client, world, visitor):
+    client = client_for(visitor, world, client)
+    wrong = []
+    # Logging out comes last: it would end the visitor's session for the others.
+    for name, (kind, method) in sorted(ACCESS.items(), key=lambda item: item[0] == ":logout"):
+        url = url_of(name, world)
+        response = request(client, method, url)
+        assert response.status_code < 500, (name, url, response.status_code)
+        allowed = visitor in ALLOWED[kind]
+        if allowed and refused(response, visitor):
+            wrong.append(f"{visitor} refused at {name} ({response.status_code})")
+        if not allowed and not refused(response, visitor):
+            wrong.append(f"{visitor} let into {name} ({response.status_code})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_api_answers_token_holders_by_their_roles(client, world):
+    organiser = Token.objects.create(user=world["users"]["organiser"]).key
+    judge = Token.objects.create(user=world["users"]["judge"]).key
+    export = url_of("api:championship-export", world)
+    assert client.get(export, HTTP_AUTHORIZATION=f"Token {organiser}").status_code == 200
+    assert client.get(export, HTTP_AUTHORIZATION=f"Token {judge}").status_code == 403
+    assert client.get(export, HTTP_AUTHORIZATION="Token not-a-token").status_code == 401
+
+
+def test_a_wrong_manage_link_or_table_code_finds_nothing(client, world):
+    client = client_for("organiser", world, client)
+    assert client.get(f"/{world['a'].slug}/entries/{'x' * 22}/").status_code == 404
+    assert client.get(f"/t/{'y' * 22}/").status_code == 404
+
+
+def test_no_personal_data_in_any_public_page_or_api_answer(client, world):
+    """E-mail addresses and birth dates never appear where the public can look."""
+    client = client_for("anonymous", world, client)
+    birth_forms = {
+        SECRET_BIRTH.isoformat(),
+        SECRET_BIRTH.strftime("%d.%m.%Y"),
+        SECRET_BIRTH.strftime("%d/%m/%Y"),
+    }
+    for name, (kind, method) in ACCESS.items():
+        if kind != PUBLIC or method != "get":
+            continue
+        body = request(client, method, url_of(name, world)).content.decode(errors="replace")
+        assert SECRET_EMAIL not in body and "hemmelig.adresse" not in body, name
+        assert not any(form in body for form in birth_forms), name
+    # The registration page of the entrant's own championship lists names only.
+    assert "Kari Hemmelig" in client.get(f"/{world['a'].slug}/").text
