@@ -59,3 +59,8 @@ def send_promoted(entry_pk: int) -> None:
 def send_withdrawn(entry_pk: int) -> None:
     """Confirm a withdrawal."""
     _send(entry_pk, "withdrawn")
+
+
+def send_new_link(entry_pk: int) -> None:
+    """Send an entry's new private link (the old one no longer works)."""
+    _send(entry_pk, "new_link")

@@ -285,6 +285,22 @@ def walkover(request, championship, pk):
     return _after_action(request, championship)
 
 
+@require_POST
+@organiser_required
+def new_link(request, championship, pk):
+    """Give an entry a new private manage link (e.g. a forwarded e-mail); the old one stops."""
+    entry = _entry(championship, pk)
+
+    def action():
+        services.entry_rotate_manage_link(entry=entry)
+        return _(
+            "%(name)s has a new private link, sent by e-mail; the old one no longer works."
+        ) % {"name": entry.name}
+
+    _run(request, action)
+    return _after_action(request, championship)
+
+
 # CSV export -----------------------------------------------------------------------------------
 
 

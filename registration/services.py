@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from championship.models import Category
+from championship.models import Category, new_token
 from championship.rules import eligibility
 from championship.selectors import CLOSED, NOT_OPEN, OPEN, registration_state
 from registration import notifications
@@ -541,3 +541,13 @@ def ranking_apply(*, category: Category, ranks: dict[int, int], clear_others: bo
             raise ValidationError({"rank": [_("A rank is a whole number from 1.")]})
         entries.filter(pk=pk).update(prior_ranking=rank)
     return len(ranks)
+
+
+@transaction.atomic
+def entry_rotate_manage_link(*, entry: Entry) -> Entry:
+    """Give an entry a new private manage link and send it; the old link stops working at once."""
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry.manage_token = new_token()
+    entry.save(update_fields=["manage_token", "updated_at"])
+    transaction.on_commit(lambda: notifications.send_new_link(entry.pk))
+    return entry

@@ -41,6 +41,11 @@ urlpatterns += [
         organiser.walkover,
         name="organiser_walkover",
     ),
+    path(
+        "<slug:slug>/manage/entries/<int:pk>/new-link/",
+        organiser.new_link,
+        name="organiser_new_link",
+    ),
     path("<slug:slug>/manage/checkin/", organiser.checkin, name="organiser_checkin"),
     path(
         "<slug:slug>/manage/checkin/<int:pk>/",

@@ -74,6 +74,7 @@ ACCESS = {
     "registration:organiser_payment": (ORGANISER, "post"),
     "registration:organiser_withdraw": (ORGANISER, "post"),
     "registration:organiser_walkover": (ORGANISER, "post"),
+    "registration:organiser_new_link": (ORGANISER, "post"),
     "registration:organiser_checkin": (ORGANISER, "get"),
     "registration:organiser_checkin_entry": (ORGANISER, "post"),
     "results:index": (PUBLIC, "get"),

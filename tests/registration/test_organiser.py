@@ -476,3 +476,26 @@ def test_a_waitlisted_entry_cannot_be_checked_in(organiser_client, future, desk)
     assert "Only a confirmed entry can be checked in." in response.text
     waiting.refresh_from_db()
     assert waiting.checked_in_at is None
+
+
+def test_a_new_private_link_replaces_the_old_one(client, django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    from championship.models import ChampionshipRole
+    from tests import factories
+
+    championship = factories.championship(slug="links")
+    entry = factories.entry(
+        championship.categories.get(kind="individual"), contact_email="me@example.org"
+    )
+    old = entry.manage_token
+    client.force_login(factories.role(championship, ChampionshipRole.Role.ORGANISER))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/{championship.slug}/manage/entries/{entry.pk}/new-link/")
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert entry.manage_token != old and len(entry.manage_token) >= 22
+    assert client.get(f"/{championship.slug}/entries/{old}/").status_code == 404
+    assert client.get(f"/{championship.slug}/entries/{entry.manage_token}/").status_code == 200
+    (message,) = mail.outbox
+    assert entry.manage_token in message.body and old not in message.body
