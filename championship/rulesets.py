@@ -46,18 +46,28 @@ HEAT_SPLITS = ("organiser", "equal")
 PUBLISHABLE_FIELDS = ("name", "city", "nationality", "age")
 
 
-class RulesetError(ValueError):
-    """A preset or an override is unknown or has a bad value.
+class RuleError(ValueError):
+    """Input the rules cannot apply: ``field`` names it, ``code`` is a stable reason.
 
-    ``parameter`` names the offending parameter (or ``"ruleset"`` for the preset),
-    ``code`` is a stable machine-readable reason, ``message`` explains it.
+    The codes are translated at the edge; ``message`` explains in English.
     """
 
-    def __init__(self, parameter: str, code: str, message: str):
-        super().__init__(f"{parameter}: {message}")
-        self.parameter = parameter
+    def __init__(self, field: str, code: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
         self.code = code
         self.message = message
+
+
+class RulesetError(RuleError):
+    """A preset or an override is unknown or has a bad value.
+
+    ``parameter`` names the offending parameter (or ``"ruleset"`` for the preset).
+    """
+
+    @property
+    def parameter(self) -> str:
+        return self.field
 
 
 @dataclass(frozen=True)

@@ -18,18 +18,13 @@ from dataclasses import dataclass
 
 from championship.rules.ranking import Standing, rank_key
 from championship.rules.timing import COMPLETED, UNFINISHED
+from championship.rulesets import RuleError
 
 QUALIFYING = frozenset({COMPLETED, UNFINISHED})
 
 
-class AdvancementError(ValueError):
+class AdvancementError(RuleError):
     """Advancement settings that cannot be applied."""
-
-    def __init__(self, field: str, code: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)

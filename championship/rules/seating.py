@@ -16,13 +16,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from championship.rulesets import RuleError
 
-class SeatingError(ValueError):
-    def __init__(self, field: str, code: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.code = code
-        self.message = message
+
+class SeatingError(RuleError):
+    """A seating that cannot be made (no previous place, no heat)."""
 
 
 @dataclass(frozen=True)

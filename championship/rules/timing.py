@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from championship.rulesets import Ruleset
+from championship.rulesets import RuleError, Ruleset
 
 # Statuses a judge's records give an attempt.
 PENDING = "pending"
@@ -52,17 +52,8 @@ INVALID = "invalid"
 OUTCOMES = (COMPLETED, UNFINISHED, INVALID, DNS, DSQ, PENDING)
 
 
-class AttemptError(ValueError):
-    """An attempt whose inputs contradict each other or the puzzle.
-
-    ``code`` is stable for translation at the edge; ``field`` names the input.
-    """
-
-    def __init__(self, field: str, code: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.code = code
-        self.message = message
+class AttemptError(RuleError):
+    """An attempt whose inputs contradict each other or the puzzle."""
 
 
 @dataclass(frozen=True)
