@@ -10,7 +10,7 @@ PORT ?= 8000
 # Run tests in parallel: one worker per core (override with PYTEST_WORKERS=1).
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test install lint format messages clean
+.PHONY: run test install lint format messages clean bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed"'
@@ -30,7 +30,13 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DEBUG=true $(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -n $(PYTEST_WORKERS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not serial"
+	# Tests that start servers or a database cluster of their own run apart.
+	$(BIN)/pytest -m serial
+
+# make bench — gunicorn + PostgreSQL + Redis under wrk; see docs/performance.md
+bench: $(STAMP)
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .
