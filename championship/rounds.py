@@ -331,7 +331,8 @@ def heat_start(*, heat: Heat, at: datetime | None = None) -> Heat:
     round_.state = Round.State.RUNNING
     round_.seating_published_at = round_.seating_published_at or heat.started_at
     round_.save(update_fields=["state", "seating_published_at", "updated_at"])
-    _bump(round_)
+    # The new results learn whether their entries are official; the version changes.
+    _recompute(round_)
     return heat
 
 
@@ -406,7 +407,8 @@ def heat_close(*, heat: Heat, at: datetime | None = None) -> Heat:
     if not round_.heats.filter(ended_at__isnull=True).exists():
         round_.state = Round.State.CLOSED
         round_.save(update_fields=["state", "updated_at"])
-    _bump(round_)
+    # Time-up in the final gives the prizes.
+    _recompute(round_)
     return heat
 
 
@@ -509,7 +511,10 @@ def round_set_advance(
 
 
 def _recompute(round_: Round) -> None:
+    """Rank the round's results anew (which also changes its version)."""
     from results.services import standings_recompute
 
     if Result.objects.filter(round=round_).exists():
         standings_recompute(round_=round_)
+    else:
+        _bump(round_)

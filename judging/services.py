@@ -173,7 +173,8 @@ def capture_record(
         if heat.started_at is None and data.kind not in (Kind.DNS, Kind.DSQ, Kind.WARNING):
             raise ValidationError({"round": [_("The entry's heat has not started.")]})
         result = Result.objects.select_for_update().filter(round=locked_round, entry=entry).first()
-        if result is None:
+        new_result = result is None
+        if new_result:
             result = Result.objects.create(round=locked_round, heat=heat, entry=entry)
         pieces = locked_round.category.pieces
         _check_counts(data, pieces)
@@ -217,7 +218,9 @@ def capture_record(
         )
         result_derive(result, pieces)
         result.save()
-        standings_recompute(round_=locked_round)
+        # A capture changes a time, not who is official: the members need not be read
+        # again, unless this is the entry's first result in the round.
+        standings_recompute(round_=locked_round, officiality=new_result)
         result.refresh_from_db()
     return Recorded(capture=capture, result=result, created=True)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from django.core.cache import cache
 from django.db.models import Prefetch
@@ -87,6 +88,37 @@ def _unplaced_last(rows: list[Result]) -> list[Result]:
     return sorted(rows, key=lambda r: (r.place is None, r.place or 0))
 
 
+# How long a request waits for another one that is building the same cached value.
+BUILD_WAIT = 2.0
+
+
+def cached_once(key: str, build, *, timeout: int = 24 * 3600):
+    """Return the cached value of ``key``, building it in one request when many ask at once.
+
+    After a capture every poller asks for the new version together: one builds
+    it while the others wait briefly for the cache, and build it themselves only
+    if that takes too long (e.g. when the cache is down).
+    """
+    value = cache.get(key)
+    if value is not None:
+        return value
+    if cache.add(f"{key}:building", 1, timeout=10):
+        try:
+            value = build()
+            cache.set(key, value, timeout=timeout)
+            return value
+        finally:
+            cache.delete(f"{key}:building")
+    waited = 0.0
+    while waited < BUILD_WAIT:
+        time.sleep(0.05)
+        waited += 0.05
+        value = cache.get(key)
+        if value is not None:
+            return value
+    return build()
+
+
 def round_standings(round_: Round) -> dict:
     """Return the public standings of a round, cached per results version.
 
@@ -94,19 +126,18 @@ def round_standings(round_: Round) -> dict:
     do not touch the results at all.
     """
     key = f"standings:v1:{round_.pk}:{round_.version}"
-    cached = cache.get(key)
-    if cached is not None:
-        return cached
-    results = _unplaced_last(list(standings_queryset(round_)))
-    tables = dict(Seat.objects.filter(round=round_).values_list("entry_id", "table__number"))
-    standings = {
-        "round": round_.key,
-        "version": round_.version,
-        "state": round_.state,
-        "rows": [public_row(result, tables) for result in results],
-    }
-    cache.set(key, standings, timeout=24 * 3600)
-    return standings
+
+    def build():
+        results = _unplaced_last(list(standings_queryset(round_)))
+        tables = dict(Seat.objects.filter(round=round_).values_list("entry_id", "table__number"))
+        return {
+            "round": round_.key,
+            "version": round_.version,
+            "state": round_.state,
+            "rows": [public_row(result, tables) for result in results],
+        }
+
+    return cached_once(key, build)
 
 
 def round_for_request(championship_slug: str, round_key: str) -> Round | None:

@@ -68,10 +68,14 @@ def round_advance(round_: Round) -> advancement.Advance | None:
     return None
 
 
-def standings_compute(round_: Round, results: list[Result]) -> list[Result]:
+def standings_compute(
+    round_: Round, results: list[Result], *, officiality: bool = True
+) -> list[Result]:
     """Set the derived fields of ``results`` (all of ``round_``'s) by the rules; return them ranked.
 
-    Nothing is written. ``results`` need their entry's members prefetched.
+    Nothing is written. With ``officiality`` each entry's officiality is worked
+    out from its members (who need to be prefetched); without, the stored one is
+    kept (a judge's capture changes times, not who is official).
     """
     championship = round_.category.championship
     rules = championship.rules
@@ -80,7 +84,8 @@ def standings_compute(round_: Round, results: list[Result]) -> list[Result]:
     by_pk = {result.pk: result for result in results}
     rows = []
     for result in results:
-        result.official = entry_is_official(result.entry, rules, kind)
+        if officiality:
+            result.official = entry_is_official(result.entry, rules, kind)
         decided = timing.outcome(attempt_of(result), rules, total)
         result.outcome = "" if decided.kind == timing.PENDING else decided.kind
         result.penalty_ms = decided.penalty_ms
@@ -117,30 +122,57 @@ def standings_compute(round_: Round, results: list[Result]) -> list[Result]:
     return ranked
 
 
-def round_results(round_: Round):
-    """Return the round's results with what the rules need, in a fixed number of queries."""
-    return (
-        Result.objects.filter(round=round_)
-        .select_related("entry", "heat")
-        .prefetch_related(
-            Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
-        )
+INPUT_FIELDS = [
+    "heat_id",
+    "status",
+    "time_ms",
+    "missing_found",
+    "missing_lost",
+    "adjacent_missing",
+    "last_piece_ms",
+    "pieces_placed",
+    "incorrect",
+    "official",
+]
+
+
+def round_results(round_: Round, *, officiality: bool = True):
+    """Return the round's results with what the rules need, in a fixed number of queries.
+
+    Without ``officiality`` only the columns the ranking reads are loaded, which
+    keeps a judge's capture in a round of 1,600 entries cheap.
+    """
+    results = Result.objects.filter(round=round_)
+    if not officiality:
+        return results.only("pk", *INPUT_FIELDS, *DERIVED_FIELDS)
+    return results.select_related("entry", "heat").prefetch_related(
+        Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
     )
 
 
+def _derived(result: Result) -> tuple:
+    return tuple(getattr(result, name) for name in DERIVED_FIELDS)
+
+
 @transaction.atomic
-def standings_recompute(*, round_: Round) -> list[Result]:
-    """Recompute and store the derived fields of every result of a round; bump its version.
+def standings_recompute(*, round_: Round, officiality: bool = True) -> list[Result]:
+    """Rank a round's results anew, store only what changed, and bump the round's version.
 
     Call after any change of a round's results. The round's row is locked, so two
-    recomputations of one round never interleave.
+    recomputations of one round never interleave. Only the results whose derived
+    fields changed are written. A judge's capture passes ``officiality=False``:
+    it changes a time, not who is official, so the members need not be read.
     """
     round_ = (
         Round.objects.select_for_update(of=("self",))
         .select_related("category__championship")
         .get(pk=round_.pk)
     )
-    ranked = standings_compute(round_, list(round_results(round_)))
-    Result.objects.bulk_update(ranked, DERIVED_FIELDS, batch_size=500)
+    results = list(round_results(round_, officiality=officiality))
+    before = {result.pk: _derived(result) for result in results}
+    ranked = standings_compute(round_, results, officiality=officiality)
+    changed = [result for result in ranked if _derived(result) != before[result.pk]]
+    if changed:
+        Result.objects.bulk_update(changed, DERIVED_FIELDS, batch_size=500)
     Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
     return ranked

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 
-from django.core.cache import cache
+from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -39,20 +39,43 @@ def _not_modified(request, etag: str) -> bool:
     return bool(header) and (etag in parse_etags(header) or header.strip() == "*")
 
 
-def _conditional(request, round_: Round, fragment: str, build):
-    """Answer a poll: 304 when the version is unchanged, else the cached or rendered fragment."""
-    language = get_language()
+def _poll_state(championship_slug: str, round_key: str) -> tuple[int, int, str]:
+    """Return the round's id and version and the championship's language: one small query."""
+    try:
+        return (
+            Round.objects.filter(championship__slug=championship_slug, key=round_key)
+            .order_by()
+            .values_list("pk", "version", "championship__language")
+            .get()
+        )
+    except Round.DoesNotExist:
+        raise Http404(_("There is no such round.")) from None
+
+
+def _poll_language(request, championship_language: str) -> str:
+    """Return the language the answer will be in: the visitor's choice, else the championship's."""
+    if settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
+        return get_language()
+    return championship_language
+
+
+def _conditional(request, championship_slug, round_key, fragment: str, build):
+    """Answer a poll: 304 after one query when the version is unchanged, else the fragment.
+
+    ``build(round_, etag)`` renders the fragment; it runs once per version,
+    language and heat, whatever the number of pollers and app servers.
+    """
+    pk, version, championship_language = _poll_state(championship_slug, round_key)
+    language = _poll_language(request, championship_language)
     heat = request.GET.get("heat", "")
-    etag = _etag(round_, language, fragment, heat)
+    etag = '"' + "-".join([str(pk), str(version), language, fragment, heat]) + '"'
     if _not_modified(request, etag):
         response = HttpResponseNotModified()
     else:
-        key = f"fragment:v1:{round_.pk}:{round_.version}:{language}:{fragment}:{heat}"
-        html = cache.get(key)
-        if html is None:
-            html = build(etag)
-            cache.set(key, html, timeout=24 * 3600)
-        response = HttpResponse(html)
+        round_ = _round(championship_slug, round_key)
+        activate(request, round_.category.championship)
+        key = f"fragment:v1:{pk}:{version}:{language}:{fragment}:{heat}"
+        response = HttpResponse(selectors.cached_once(key, lambda: build(round_, etag)))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     response["Vary"] = "Cookie, Accept-Language, HX-Request"
@@ -81,19 +104,20 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
 @require_GET
 def round_results(request, championship_slug, round_key):
     """Show a round's results, all heats together; HTMX polls get the table alone."""
-    round_ = _round(championship_slug, round_key)
-    activate(request, round_.category.championship)
     if request.htmx:
         return _conditional(
             request,
-            round_,
+            championship_slug,
+            round_key,
             "table",
-            lambda etag: render_to_string(
+            lambda round_, etag: render_to_string(
                 "results/round.html#results-table",
                 _round_context(request, round_, etag),
                 request=request,
             ),
         )
+    round_ = _round(championship_slug, round_key)
+    activate(request, round_.category.championship)
     context = _round_context(
         request, round_, _etag(round_, get_language(), "table", request.GET.get("heat", ""))
     )
@@ -130,11 +154,8 @@ def index(request, championship_slug):
 @require_GET
 def screen(request, championship_slug, round_key):
     """Show the projector view: the big clock and the leaderboard, paging by itself."""
-    round_ = _round(championship_slug, round_key)
-    championship = round_.category.championship
-    activate(request, championship)
 
-    def board(etag):
+    def board(round_, etag):
         context = _round_context(request, round_, etag)
         context["recent"] = selectors.recent_finishers(context["rows"])
         context["chart"] = selectors.finishes_chart(
@@ -143,7 +164,10 @@ def screen(request, championship_slug, round_key):
         return render_to_string("results/screen.html#board", context, request=request)
 
     if request.htmx:
-        return _conditional(request, round_, "board", board)
+        return _conditional(request, championship_slug, round_key, "board", board)
+    round_ = _round(championship_slug, round_key)
+    championship = round_.category.championship
+    activate(request, championship)
     heats = list(round_.heats.order_by("order", "key"))
     running = [h for h in heats if h.started_at and not h.ended_at]
     clock_heat = running[0] if running else next((h for h in heats if h.started_at), None)
@@ -156,7 +180,7 @@ def screen(request, championship_slug, round_key):
             "category": round_.category,
             "championship": championship,
             "clock_heat": clock_heat,
-            "board_html": board(etag),
+            "board_html": board(round_, etag),
             "limit_seconds": round_.effective_time_limit_minutes * 60,
             "motif": round_.category.puzzle_motif if clock_heat else "",
             "brand": round_.category.puzzle_brand if clock_heat else "",

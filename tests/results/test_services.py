@@ -201,3 +201,27 @@ def test_public_rows_withhold_names_without_consent(championship, individual, fi
     assert row["entry"] == {"id": hidden.ref, "name": None, "members": []}
     assert row["time"] == "0:40:00"
     assert row["final_seconds"] == 2400
+
+
+def test_only_the_results_that_changed_are_written(championship, individual, final):
+    import re
+
+    build_round(championship, individual, final, 30)
+    standings_recompute(round_=final)
+    slowest = Result.objects.filter(round=final).order_by("-time_ms").first()
+    Result.objects.filter(pk=slowest.pk).update(missing_lost=1)  # no penalty under rogaland
+    Result.objects.filter(pk=slowest.pk).update(time_ms=slowest.time_ms + 1000)
+    with CaptureQueriesContext(connection) as queries:
+        standings_recompute(round_=final, officiality=False)
+    updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "results_result"')]
+    assert len(updates) == 1
+    written = re.search(r"IN \(([^)]*)\)", updates[0]).group(1).split(",")
+    assert [int(pk) for pk in written] == [slowest.pk]
+
+
+def test_a_recompute_that_changes_nothing_writes_no_result(championship, individual, final):
+    build_round(championship, individual, final, 10)
+    standings_recompute(round_=final)
+    with CaptureQueriesContext(connection) as queries:
+        standings_recompute(round_=final, officiality=False)
+    assert not [q for q in queries if q["sql"].startswith('UPDATE "results_result"')]

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import threading
 from datetime import date
 
 import pytest
@@ -105,7 +106,8 @@ def test_the_rendered_fragment_is_cached_per_version(client, championship, final
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
     assert response.status_code == 200
-    assert len(queries) == 1  # the round's version; the fragment came from the cache
+    # The round's version, then the round itself; the fragment came from the cache.
+    assert len(queries) == 2
 
 
 def test_polling_stops_when_the_results_are_final(client, championship, final):
@@ -201,3 +203,31 @@ def test_pages_work_uncached_while_redis_is_down(client, championship, final, se
     )
     assert again.status_code == 304
     assert client.get(f"/{championship.slug}/").status_code == 200
+
+
+def test_many_pollers_of_a_new_version_render_it_once(client, championship, final, monkeypatch):
+    """After a capture every poller asks at once; one renders, the others get its work."""
+    from django.core.cache import cache
+
+    from results import views
+
+    add_results(championship, final, 3)
+    renders = []
+    real = views._round_context
+
+    def counting(*args, **kwargs):
+        renders.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views, "_round_context", counting)
+    pk, version = final.pk, final.version
+    key = f"fragment:v1:{pk}:{version}:en:table:"
+    cache.add(f"{key}:building", 1)  # another request is rendering this version right now
+    finishing = threading.Timer(
+        0.3, cache.set, (key, '<div id="results-table">from the other request</div>')
+    )
+    finishing.start()
+    response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    finishing.join()
+    assert "from the other request" in response.text
+    assert renders == []
