@@ -929,8 +929,8 @@ def main(argv=None) -> int:
         "--wsgi", default="championship.wsgi", help="the WSGI module (for experiments)"
     )
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
-    parser.add_argument("--threads", type=int, default=1, help="per worker (gthread)")
+    parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
+    parser.add_argument("--threads", type=int, default=4, help="per worker (gthread)")
     parser.add_argument(
         "--keep-alive", type=int, default=10, help="seconds an idle connection stays open"
     )

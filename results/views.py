@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 
 from django.conf import settings
+from django.db import connection
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -39,17 +40,23 @@ def _not_modified(request, etag: str) -> bool:
     return bool(header) and (etag in parse_etags(header) or header.strip() == "*")
 
 
+# The one query of an unchanged poll, written out: building it with the ORM costs
+# more than running it.
+POLL_STATE = (
+    "SELECT r.id, r.version, c.language FROM championship_round r"
+    " JOIN championship_championship c ON c.id = r.championship_id"
+    " WHERE c.slug = %s AND r.key = %s"
+)
+
+
 def _poll_state(championship_slug: str, round_key: str) -> tuple[int, int, str]:
     """Return the round's id and version and the championship's language: one small query."""
-    try:
-        return (
-            Round.objects.filter(championship__slug=championship_slug, key=round_key)
-            .order_by()
-            .values_list("pk", "version", "championship__language")
-            .get()
-        )
-    except Round.DoesNotExist:
-        raise Http404(_("There is no such round.")) from None
+    with connection.cursor() as cursor:
+        cursor.execute(POLL_STATE, [championship_slug, round_key])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404(_("There is no such round."))
+    return row
 
 
 def _poll_language(request, championship_language: str) -> str:
@@ -72,10 +79,15 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
     if _not_modified(request, etag):
         response = HttpResponseNotModified()
     else:
-        round_ = _round(championship_slug, round_key)
-        activate(request, round_.category.championship)
+
+        def render_it():
+            # Only a poll that renders needs the round itself (and its time zone).
+            round_ = _round(championship_slug, round_key)
+            activate(request, round_.category.championship)
+            return build(round_, etag)
+
         key = f"fragment:v1:{pk}:{version}:{language}:{fragment}:{heat}"
-        response = HttpResponse(selectors.cached_once(key, lambda: build(round_, etag)))
+        response = HttpResponse(selectors.cached_once(key, render_it))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     response["Vary"] = "Cookie, Accept-Language, HX-Request"
@@ -83,18 +95,23 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
 
 
 def _round_context(request, round_: Round, etag: str = "") -> dict:
-    standings = selectors.round_standings(round_)
     heat = request.GET.get("heat") or ""
-    rows = selectors.heat_rows(standings, heat)
+    standings = selectors.round_standings(round_, heat or None)
+    if heat:
+        heats = list(round_.heats.order_by("key").values_list("key", flat=True))
+        final = selectors.is_final(round_)
+    else:
+        heats = sorted({row["heat"] for row in standings["rows"]})
+        final = selectors.is_final(round_, standings)
     return {
         "round": round_,
         "category": round_.category,
         "championship": round_.category.championship,
         "standings": standings,
-        "rows": rows,
+        "rows": standings["rows"],
         "heat": heat,
-        "heats": sorted({row["heat"] for row in standings["rows"]}),
-        "final": selectors.is_final(round_, standings),
+        "heats": heats,
+        "final": final,
         "etag": etag,
         "show_prizes": round_.stage == Round.Stage.FINAL,
         "advancing": round_.advance != Round.Advance.NONE,
