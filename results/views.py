@@ -49,7 +49,7 @@ POLL_STATE = (
 )
 
 
-def _poll_state(championship_slug: str, round_key: str) -> tuple[int, int, str]:
+def poll_state(championship_slug: str, round_key: str) -> tuple[int, int, str]:
     """Return the round's id and version and the championship's language: one small query."""
     with connection.cursor() as cursor:
         cursor.execute(POLL_STATE, [championship_slug, round_key])
@@ -57,6 +57,11 @@ def _poll_state(championship_slug: str, round_key: str) -> tuple[int, int, str]:
     if row is None:
         raise Http404(_("There is no such round."))
     return row
+
+
+def poll_etag(pk: int, version: int, language: str, fragment: str, heat: str) -> str:
+    """Return the ETag of a polled fragment: the round's version, in a language, of a heat."""
+    return '"' + "-".join([str(pk), str(version), language, fragment, heat]) + '"'
 
 
 def _poll_language(request, championship_language: str) -> str:
@@ -72,10 +77,10 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
     ``build(round_, etag)`` renders the fragment; it runs once per version,
     language and heat, whatever the number of pollers and app servers.
     """
-    pk, version, championship_language = _poll_state(championship_slug, round_key)
+    pk, version, championship_language = poll_state(championship_slug, round_key)
     language = _poll_language(request, championship_language)
     heat = request.GET.get("heat", "")
-    etag = '"' + "-".join([str(pk), str(version), language, fragment, heat]) + '"'
+    etag = poll_etag(pk, version, language, fragment, heat)
     if _not_modified(request, etag):
         response = HttpResponseNotModified()
     else:

@@ -230,3 +230,26 @@ def test_many_pollers_of_a_new_version_render_it_once(client, championship, fina
     finishing.join()
     assert "from the other request" in response.text
     assert renders == []
+
+
+def test_an_unchanged_poll_is_answered_before_sessions_and_views(client, championship, final):
+    """The 304 comes from the middleware: no view runs, whatever language was chosen."""
+    from unittest import mock
+
+    from results import views
+
+    add_results(championship, final, 2)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "sv"
+    first = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    assert "-sv-table-" in first["ETag"]
+    with mock.patch.object(views, "_conditional", side_effect=AssertionError("the view ran")):
+        again = client.get(
+            url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
+        )
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    # Another language's ETag is another version of the page: the answer is 200.
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "da"
+    other = client.get(
+        url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert other.status_code == 200 and "-da-table-" in other["ETag"]
