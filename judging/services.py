@@ -220,7 +220,11 @@ def capture_record(
         result.save()
         # A capture changes a time, not who is official: the members need not be read
         # again, unless this is the entry's first result in the round.
-        standings_recompute(round_=locked_round, officiality=new_result)
+        standings_recompute(
+            round_=locked_round,
+            officiality=new_result,
+            only=None if new_result else {result.pk},
+        )
         result.refresh_from_db()
     return Recorded(capture=capture, result=result, created=True)
 

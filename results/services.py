@@ -71,13 +71,19 @@ def round_advance(round_: Round) -> advancement.Advance | None:
 
 
 def standings_compute(
-    round_: Round, results: list[Result], *, officiality: bool = True
+    round_: Round,
+    results: list[Result],
+    *,
+    officiality: bool = True,
+    only: set[int] | None = None,
 ) -> list[Result]:
     """Set the derived fields of ``results`` (all of ``round_``'s) by the rules; return them ranked.
 
     Nothing is written. With ``officiality`` each entry's officiality is worked
     out from its members (who need to be prefetched); without, the stored one is
-    kept (a judge's capture changes times, not who is official).
+    kept (a judge's capture changes times, not who is official). With ``only``,
+    only those results' outcomes are derived again from their inputs; the others
+    keep the outcome stored when their inputs last changed, and all are ranked.
     """
     championship = round_.category.championship
     rules = championship.rules
@@ -88,7 +94,15 @@ def standings_compute(
     for result in results:
         if officiality:
             result.official = entry_is_official(result.entry, rules, kind)
-        decided = timing.outcome(attempt_of(result), rules, total)
+        if only is not None and result.pk not in only:
+            decided = timing.Outcome(
+                result.outcome or timing.PENDING,
+                final_ms=result.final_ms,
+                penalty_ms=result.penalty_ms,
+                counted_pieces=result.counted_pieces,
+            )
+        else:
+            decided = timing.outcome(attempt_of(result), rules, total)
         result.outcome = "" if decided.kind == timing.PENDING else decided.kind
         result.penalty_ms = decided.penalty_ms
         result.final_ms = decided.final_ms
@@ -162,13 +176,16 @@ def _derived(result: Result) -> tuple:
 
 
 @transaction.atomic
-def standings_recompute(*, round_: Round, officiality: bool = True) -> list[Result]:
+def standings_recompute(
+    *, round_: Round, officiality: bool = True, only: set[int] | None = None
+) -> list[Result]:
     """Rank a round's results anew, store only what changed, and bump the round's version.
 
     Call after any change of a round's results. The round's row is locked, so two
     recomputations of one round never interleave. Only the results whose derived
     fields changed are written. A judge's capture passes ``officiality=False``:
-    it changes a time, not who is official, so the members need not be read.
+    it changes a time, not who is official, so the members need not be read;
+    ``only`` names the results whose inputs changed (see ``standings_compute``).
     """
     round_ = (
         Round.objects.select_for_update(of=("self",))
@@ -177,7 +194,7 @@ def standings_recompute(*, round_: Round, officiality: bool = True) -> list[Resu
     )
     results = round_results(round_, officiality=officiality)
     before = {result.pk: _derived(result) for result in results}
-    ranked = standings_compute(round_, results, officiality=officiality)
+    ranked = standings_compute(round_, results, officiality=officiality, only=only)
     changed = [
         Result(pk=result.pk, **dict(zip(DERIVED_FIELDS, _derived(result), strict=True)))
         for result in ranked

@@ -256,3 +256,22 @@ def test_a_later_start_set_after_the_tap_retimes_the_finish(running):
     result = Result.objects.get(round=running["round"], entry=running["entries"][0])
     assert result.time_ms == 39 * 60_000
     assert result.place == 1
+
+
+@pytest.mark.preset("sm")
+def test_ranking_after_a_capture_equals_ranking_everything_anew(running):
+    """A capture re-derives only its own result; the standings equal a full recompute."""
+    from results.services import DERIVED_FIELDS, standings_recompute
+
+    record(running, at=at(40), entry=0, missing_found=2)
+    record(running, at=at(38), entry=1, missing_lost=11)
+    record(running, "pieces", entry=2, pieces_remaining=12)
+    record(running, "incorrect", entry=0, pieces_placed=450)
+    after_captures = sorted(
+        Result.objects.filter(round=running["round"]).values_list("pk", *DERIVED_FIELDS)
+    )
+    standings_recompute(round_=running["round"])
+    assert (
+        sorted(Result.objects.filter(round=running["round"]).values_list("pk", *DERIVED_FIELDS))
+        == after_captures
+    )
