@@ -18,3 +18,15 @@ WHITENOISE_AUTOREFRESH = True
 # The test client logs in without a request, which django-axes refuses; the
 # rate-limit test turns it back on.
 AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+
+# Each test process keeps its own cache: a shared Redis would let parallel test
+# processes (each with its own database, hence the same ids) read each other's
+# cached standings, and one process's cache.clear() empty the others'. Redis
+# itself is exercised by the tests that configure it on purpose and by
+# tests/deployment.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "tests",
+    }
+}
