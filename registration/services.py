@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django_countries import countries
 
 from championship.models import Category, new_token
 from championship.rules import eligibility
@@ -48,6 +49,11 @@ class MemberData:
         )
 
 
+def country_name(code: str) -> str:
+    """Return a country's name in the active language ("Sweden", "Sverige"), else its code."""
+    return str(countries.name(code)) or code
+
+
 REASONS = {
     eligibility.ELIGIBLE_EVERYONE: lambda rules: _("everyone takes part officially"),
     eligibility.LIVES_IN_REGION: lambda rules: (
@@ -63,10 +69,11 @@ REASONS = {
     ),
     eligibility.RESIDENCE_UNKNOWN: lambda rules: _("residence not given"),
     eligibility.CITIZEN: lambda rules: (
-        _("is a citizen of %(country)s") % {"country": rules.eligibility_citizenship}
+        _("is a citizen of %(country)s") % {"country": country_name(rules.eligibility_citizenship)}
     ),
     eligibility.NOT_CITIZEN: lambda rules: (
-        _("is not a citizen of %(country)s") % {"country": rules.eligibility_citizenship}
+        _("is not a citizen of %(country)s")
+        % {"country": country_name(rules.eligibility_citizenship)}
     ),
     eligibility.CITIZENSHIP_UNKNOWN: lambda rules: _("citizenship not given"),
 }

@@ -173,7 +173,7 @@ def test_a_norwegian_in_sm_is_told_the_entry_will_be_hors_concours(sm):
     explained = services.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
     assert not explained.official
     assert "unofficial" in explained.summary
-    assert "not a citizen of SE" in explained.members[0]
+    assert "not a citizen of Sweden" in explained.members[0]
 
 
 def test_a_rogaland_team_is_told_how_many_eligible_members_it_needs(championship):
