@@ -58,7 +58,7 @@ from championship.rules.advancement import Advance, AdvancementError
 from registration.models import Entry, EntryMember, Person
 from results.models import Result
 from results.selectors import parse_duration, result_fields
-from results.services import standings_recompute
+from results.services import standings_ensure_all, standings_recompute
 
 FORMAT = "speedpuzzling-championship"
 VERSION = 1
@@ -136,6 +136,7 @@ def export_document(championship: Championship) -> dict:
     ).values_list("heat_id", "table__number", "position", "entry__ref"):
         seats[heat_id].append((number, position, ref))
     results = defaultdict(list)
+    standings_ensure_all(Round.objects.filter(championship=championship))
     for result in Result.objects.filter(round__championship=championship).select_related("entry"):
         results[result.heat_id].append(result)
 

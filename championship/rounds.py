@@ -26,6 +26,7 @@ from championship.rules import seating
 from championship.rules.eligibility import officiality
 from registration.models import Entry, Person
 from results.models import Result
+from results.services import standings_ensure
 
 
 class RoundStateError(Exception):
@@ -94,6 +95,7 @@ def round_entries(round_: Round, *, checked_in_only: bool = False) -> list[Entry
         if checked_in_only:
             entries = entries.filter(checked_in_at__isnull=False)
     else:
+        standings_ensure(before)
         entries = Entry.objects.filter(results__round=before, results__qualified=True)
     return list(entries.prefetch_related(_members_prefetch()))
 
@@ -103,6 +105,7 @@ def seating_order(round_: Round, entries: list[Entry], plan: SeatingPlan) -> lis
     by_pk = {entry.pk: entry for entry in entries}
     before = previous_round(round_)
     if before is not None and plan.order == "seeding":
+        standings_ensure(before)
         places = dict(
             Result.objects.filter(round=before, entry__in=entries).values_list("entry", "place")
         )
@@ -463,6 +466,7 @@ def round_advance(*, round_: Round, plan: SeatingPlan | None = None) -> Round:
             if missing
             else _("The results are not final yet: close the round first.")
         )
+    standings_ensure(round_)
     if not Result.objects.filter(round=round_, qualified=True).exists():
         raise RoundStateError(_("Nobody has qualified: set how many advance."))
     round_seat(round_=following, plan=plan or SeatingPlan(order="seeding"))

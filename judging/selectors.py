@@ -27,6 +27,7 @@ from judging.services import TIME_LIMIT_GRACE
 from registration.models import Entry
 from results.models import Result
 from results.selectors import format_duration
+from results.services import standings_ensure
 
 SEAT_LABELS = {1: "A", 2: "B"}
 
@@ -382,6 +383,7 @@ def round_dashboard(round_: Round) -> Dashboard:
         .select_related("entry", "table", "heat")
         .order_by("heat__order", "heat__key", "table__number", "position")
     )
+    standings_ensure(round_)
     results = {r.entry_id: r for r in Result.objects.filter(round=round_)}
     by_heat: dict[int, list[Seat]] = {}
     for seat in seats:

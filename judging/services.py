@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,7 +26,7 @@ from championship.rules import timing
 from judging.models import Capture
 from registration.models import Entry
 from results.models import Result
-from results.services import standings_recompute
+from results.services import OUTCOME_FIELDS, entry_is_official, outcome_derive
 
 Kind = Capture.Kind
 
@@ -34,6 +35,19 @@ Kind = Capture.Kind
 FUTURE_TOLERANCE = timedelta(seconds=10)
 # A finish may be recorded this long after the time limit (the judge's walk to the table).
 TIME_LIMIT_GRACE = timedelta(seconds=30)
+
+# The result's fields that its captures set (``result_derive``).
+CAPTURED_FIELDS = [
+    "status",
+    "confirmed_at",
+    "time_ms",
+    "missing_found",
+    "missing_lost",
+    "adjacent_missing",
+    "last_piece_ms",
+    "pieces_placed",
+    "incorrect",
+]
 
 JUDGE_KINDS = {Kind.FINISH, Kind.CONFIRM, Kind.PIECES, Kind.INCORRECT}
 HEAD_JUDGE_KINDS = {Kind.CORRECTION, Kind.DNS, Kind.DSQ, Kind.WARNING}
@@ -72,7 +86,12 @@ class CaptureInput:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A stored capture and the entry's result after it."""
+    """A stored capture and the entry's result after it.
+
+    The result has its outcome (final time, counted pieces) but its place is the
+    one of the round's last ranking: a capture does not rank the round, the next
+    read of its standings does (``results.services.standings_ensure``).
+    """
 
     capture: Capture
     result: Result
@@ -172,10 +191,11 @@ def capture_record(
         # A no-show or a disqualification may be recorded before the start; times may not.
         if heat.started_at is None and data.kind not in (Kind.DNS, Kind.DSQ, Kind.WARNING):
             raise ValidationError({"round": [_("The entry's heat has not started.")]})
-        result = Result.objects.select_for_update().filter(round=locked_round, entry=entry).first()
+        # The round's lock is held: no other capture, start or close changes this result.
+        result = Result.objects.filter(round=locked_round, entry=entry).first()
         new_result = result is None
         if new_result:
-            result = Result.objects.create(round=locked_round, heat=heat, entry=entry)
+            result = Result(round=locked_round, heat=heat, entry=entry)
         pieces = locked_round.category.pieces
         _check_counts(data, pieces)
         elapsed = last_piece = None
@@ -216,16 +236,18 @@ def capture_record(
             reason=data.reason.strip(),
             payload={**data.payload, **({"status": data.status} if data.status else {})},
         )
-        result_derive(result, pieces)
-        result.save()
-        # A capture changes a time, not who is official: the members need not be read
-        # again, unless this is the entry's first result in the round.
-        standings_recompute(
-            round_=locked_round,
-            officiality=new_result,
-            only=None if new_result else {result.pk},
-        )
-        result.refresh_from_db()
+        result_derive(result, pieces, seat=seat)
+        rules = championship.rules
+        outcome_derive(result, rules, pieces)
+        if new_result:
+            result.official = entry_is_official(entry, rules, locked_round.category.kind)
+            result.save()
+        else:
+            # Only what the capture decides: the places are the ranking's (see below).
+            result.save(update_fields=[*CAPTURED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
+        # The round is not ranked here: the next read of its standings ranks it once for
+        # every capture since, so a capture costs the same in a round of 20 or 2,000.
+        Round.objects.filter(pk=locked_round.pk).update(version=F("version") + 1)
     return Recorded(capture=capture, result=result, created=True)
 
 
@@ -267,20 +289,22 @@ def _check_against_result(data: CaptureInput, result: Result, judge) -> None:
         )
 
 
-def result_derive(result: Result, pieces: int) -> Result:
+def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> Result:
     """Set a result's inputs from its captures, in the order they were received.
 
     A finish is timed from the entry's start as it is now: when a later start of
-    its own is set after the tap (the taped bag), the time follows it.
+    its own is set after the tap (the taped bag), the time follows it. ``seat`` is
+    the entry's seat in the round, with its heat, when the caller has it at hand.
     """
     captures = Capture.objects.filter(round=result.round_id, entry=result.entry_id).order_by(
         "received_at", "id"
     )
-    seat = (
-        Seat.objects.select_related("heat")
-        .filter(round_id=result.round_id, entry_id=result.entry_id)
-        .first()
-    )
+    if seat is None:
+        seat = (
+            Seat.objects.select_related("heat")
+            .filter(round_id=result.round_id, entry_id=result.entry_id)
+            .first()
+        )
     status, confirmed_at = Result.Status.PENDING, None
     fields = {
         "time_ms": None,

@@ -12,12 +12,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from championship import selectors
-from championship.models import Category, Seat
+from championship.models import Category, Round, Seat
 from championship.permissions import get_championship
 from registration import services
 from registration.forms import EntryForm, member_formset
 from registration.models import Entry
 from results.models import Result
+from results.services import standings_ensure_all
 
 
 def _category(request, slug, category):
@@ -185,6 +186,7 @@ def manage(request, slug, token):
     )
     for seat in seats:
         seat.limit_seconds = seat.heat.round.effective_time_limit_minutes * 60
+    standings_ensure_all(Round.objects.filter(results__entry=entry))
     results = (
         Result.objects.filter(entry=entry)
         .filter(Q(confirmed_at__isnull=False) | Q(status__in=["dns", "dsq"]))

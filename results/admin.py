@@ -4,8 +4,10 @@ from django.contrib import admin
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
-from championship.admin import ScopedModelAdmin
+from championship.admin import ScopedModelAdmin, scope_to_championships
+from championship.models import Round
 from results.models import Result
+from results.services import standings_ensure_all
 
 RelatedOnly = admin.RelatedOnlyFieldListFilter
 
@@ -82,6 +84,18 @@ class ResultAdmin(ScopedModelAdmin):
         ),
         (_("Derived by the rules"), {"fields": (*DERIVED_FIELDS, "updated_at")}),
     )
+
+    def changelist_view(self, request, extra_context=None):
+        # Places of rounds with captures since their last ranking are ranked first.
+        standings_ensure_all(
+            scope_to_championships(Round.objects.all(), request.user, "championship")
+        )
+        return super().changelist_view(request, extra_context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if str(object_id).isdigit():
+            standings_ensure_all(Round.objects.filter(results__pk=object_id))
+        return super().change_view(request, object_id, form_url, extra_context)
 
     # Results are derived from the judges' captures: a wrong result is corrected by a
     # head judge's correction (a new capture with a reason), never edited here.

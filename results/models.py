@@ -106,3 +106,26 @@ class Result(models.Model):
     def final_seconds(self) -> int | None:
         """Return the final time in whole seconds, truncated, as it is ranked."""
         return None if self.final_ms is None else self.final_ms // 1000
+
+
+class RoundRanking(models.Model):
+    """How far a round's stored places are ranked: the round's version they reflect.
+
+    A judge's capture stores the entry's result and outcome and moves the round's
+    version on, without ranking the round; whoever reads the standings next ranks
+    them (``results.services.standings_ensure``). The row is also the lock that
+    keeps two rankings of a round from interleaving, apart from the round's own
+    row, so that ranking never holds up a capture.
+    """
+
+    round = models.OneToOneField(
+        "championship.Round", on_delete=models.CASCADE, primary_key=True, related_name="ranking"
+    )
+    version = models.PositiveBigIntegerField(_("ranked version"), default=0)
+
+    class Meta:
+        verbose_name = _("round ranking")
+        verbose_name_plural = _("round rankings")
+
+    def __str__(self):
+        return f"{self.round} @ {self.version}"

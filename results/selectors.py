@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from championship.models import Round, Seat
 from registration.models import Person
 from results.models import Result
+from results.services import standings_ensure
 
 DURATION = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)$")
 
@@ -124,11 +125,13 @@ def round_standings(round_: Round, heat: str | None = None) -> dict:
 
     Places are those of the whole round either way; one heat's rows are read on
     their own, so a heat's page of a round of 1,600 entries stays cheap. A cached
-    copy is reused until the round's version changes.
+    copy is reused until the round's version changes; the first build of a new
+    version ranks the round if captures came in since its last ranking.
     """
     key = f"standings:v1:{round_.pk}:{round_.version}:{heat or ''}"
 
     def build():
+        standings_ensure(round_)
         results = standings_queryset(round_)
         seats = Seat.objects.filter(round=round_)
         if heat:

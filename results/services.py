@@ -5,24 +5,18 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from django.db import transaction
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, Q
 
 from championship.models import Round
 from championship.rules import advancement, eligibility, ranking, timing
 from registration.models import Entry, Person
-from results.models import Result
+from results.models import Result, RoundRanking
 
-DERIVED_FIELDS = [
-    "outcome",
-    "penalty_ms",
-    "final_ms",
-    "counted_pieces",
-    "official",
-    "place",
-    "official_place",
-    "qualified",
-    "prize",
-]
+# What the rules make of one result's inputs (a capture derives them for its entry).
+OUTCOME_FIELDS = ["outcome", "penalty_ms", "final_ms", "counted_pieces"]
+# What ranking the whole round gives each result.
+RANK_FIELDS = ["place", "official_place", "qualified", "prize"]
+DERIVED_FIELDS = [*OUTCOME_FIELDS, "official", *RANK_FIELDS]
 
 
 def member_of(person: Person) -> eligibility.Member:
@@ -70,6 +64,26 @@ def round_advance(round_: Round) -> advancement.Advance | None:
     return None
 
 
+def stored_outcome(result: Result) -> timing.Outcome:
+    """Return the outcome stored with a result, as the rules read it."""
+    return timing.Outcome(
+        result.outcome or timing.PENDING,
+        final_ms=result.final_ms,
+        penalty_ms=result.penalty_ms,
+        counted_pieces=result.counted_pieces,
+    )
+
+
+def outcome_derive(result: Result, rules, pieces: int) -> timing.Outcome:
+    """Set a result's outcome, penalty, final time and counted pieces from its inputs."""
+    decided = timing.outcome(attempt_of(result), rules, pieces)
+    result.outcome = "" if decided.kind == timing.PENDING else decided.kind
+    result.penalty_ms = decided.penalty_ms
+    result.final_ms = decided.final_ms
+    result.counted_pieces = decided.counted_pieces
+    return decided
+
+
 def standings_compute(
     round_: Round,
     results: list[Result],
@@ -95,18 +109,9 @@ def standings_compute(
         if officiality:
             result.official = entry_is_official(result.entry, rules, kind)
         if only is not None and result.pk not in only:
-            decided = timing.Outcome(
-                result.outcome or timing.PENDING,
-                final_ms=result.final_ms,
-                penalty_ms=result.penalty_ms,
-                counted_pieces=result.counted_pieces,
-            )
+            decided = stored_outcome(result)
         else:
-            decided = timing.outcome(attempt_of(result), rules, total)
-        result.outcome = "" if decided.kind == timing.PENDING else decided.kind
-        result.penalty_ms = decided.penalty_ms
-        result.final_ms = decided.final_ms
-        result.counted_pieces = decided.counted_pieces
+            decided = outcome_derive(result, rules, total)
         rows.append(
             ranking.Ranked(result.pk, decided, official=result.official, heat=result.heat_id)
         )
@@ -175,32 +180,92 @@ def _derived(result: Result) -> tuple:
     return tuple(getattr(result, name) for name in DERIVED_FIELDS)
 
 
-@transaction.atomic
-def standings_recompute(
-    *, round_: Round, officiality: bool = True, only: set[int] | None = None
-) -> list[Result]:
-    """Rank a round's results anew, store only what changed, and bump the round's version.
+def _lock_ranking(round_id: int) -> RoundRanking:
+    """Lock (creating it if need be) the row that serialises the rankings of a round."""
+    RoundRanking.objects.bulk_create([RoundRanking(round_id=round_id)], ignore_conflicts=True)
+    return RoundRanking.objects.select_for_update().get(round_id=round_id)
 
-    Call after any change of a round's results. The round's row is locked, so two
-    recomputations of one round never interleave. Only the results whose derived
-    fields changed are written. A judge's capture passes ``officiality=False``:
-    it changes a time, not who is official, so the members need not be read;
-    ``only`` names the results whose inputs changed (see ``standings_compute``).
+
+def _store(ranked: list[Result], before: dict[int, tuple], fields: list[str]) -> None:
+    """Write ``fields`` of the results whose derived fields changed since ``before``."""
+    changed = [
+        Result(pk=result.pk, **{name: getattr(result, name) for name in fields})
+        for result in ranked
+        if _derived(result) != before[result.pk]
+    ]
+    if changed:
+        Result.objects.bulk_update(changed, fields, batch_size=500)
+
+
+@transaction.atomic
+def standings_recompute(*, round_: Round) -> list[Result]:
+    """Derive every result of a round anew, rank them, store what changed, bump the version.
+
+    Call after a change that is not a single entry's capture: a heat started or
+    closed, a later start, advancement settings, an import. Each entry's outcome
+    and officiality are worked out again from its inputs and members. The round's
+    row is locked (no capture interleaves), then its ranking lock (no lazy ranking
+    interleaves); only the results whose derived fields changed are written.
     """
     round_ = (
         Round.objects.select_for_update(of=("self",))
         .select_related("category__championship")
         .get(pk=round_.pk)
     )
-    results = round_results(round_, officiality=officiality)
+    ranking_row = _lock_ranking(round_.pk)
+    results = round_results(round_)
     before = {result.pk: _derived(result) for result in results}
-    ranked = standings_compute(round_, results, officiality=officiality, only=only)
-    changed = [
-        Result(pk=result.pk, **dict(zip(DERIVED_FIELDS, _derived(result), strict=True)))
-        for result in ranked
-        if _derived(result) != before[result.pk]
-    ]
-    if changed:
-        Result.objects.bulk_update(changed, DERIVED_FIELDS, batch_size=500)
-    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+    ranked = standings_compute(round_, results)
+    _store(ranked, before, DERIVED_FIELDS)
+    # The round's row is locked: its version read above is still the current one.
+    ranking_row.version = round_.version + 1
+    Round.objects.filter(pk=round_.pk).update(version=ranking_row.version)
+    ranking_row.save(update_fields=["version"])
     return ranked
+
+
+def standings_ensure(round_: Round) -> bool:
+    """Rank a round's results if captures came in since its last ranking; return whether it did.
+
+    A judge's capture derives only its entry's outcome and moves the round's
+    version on. Whatever reads places, official places, qualification or prizes
+    calls this first: the first reader after a capture ranks the round (from the
+    stored outcomes, without reading members), every other finds it ranked. The
+    ranking takes the round's ranking lock, not the round's row, so captures
+    keep coming in meanwhile; it writes only the ranking fields, which no capture
+    writes, and marks the version it read before the results, so a capture it
+    did not see leaves the round to be ranked again.
+    """
+    if _ranked(round_.pk):
+        return False
+    with transaction.atomic():
+        ranking_row = _lock_ranking(round_.pk)
+        # Read after the lock: another ranking may have just done the work.
+        version = Round.objects.values_list("version", flat=True).get(pk=round_.pk)
+        if ranking_row.version >= version:
+            return False
+        locked = Round.objects.select_related("category__championship").get(pk=round_.pk)
+        results = round_results(locked, officiality=False)
+        before = {result.pk: _derived(result) for result in results}
+        ranked = standings_compute(locked, results, officiality=False, only=set())
+        _store(ranked, before, RANK_FIELDS)
+        ranking_row.version = version
+        ranking_row.save(update_fields=["version"])
+    return True
+
+
+# A round whose stored places reflect its current version (one never ranked has no row).
+RANKED = Q(ranking__version__gte=F("version"))
+
+
+def _ranked(round_id: int) -> bool:
+    return Round.objects.filter(RANKED, pk=round_id).exists()
+
+
+def standings_ensure_all(rounds) -> int:
+    """Rank every round of the queryset ``rounds`` whose standings are behind; return how many."""
+    behind = rounds.exclude(RANKED)
+    count = 0
+    for round_ in behind.only("pk"):
+        count += standings_ensure(round_)
+    return count

@@ -317,6 +317,7 @@ def test_the_export_is_in_a_fixed_order(realistic):
 
 
 def test_the_export_takes_the_same_number_of_queries_however_large(realistic):
+    export_document(realistic)  # ranks the rounds whose standings are behind, once
     with CaptureQueriesContext(connection) as small:
         export_document(realistic)
     individual = realistic.categories.get(kind="individual")

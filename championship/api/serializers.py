@@ -395,7 +395,13 @@ class CaptureResultSerializer(serializers.Serializer):
     final_seconds = serializers.IntegerField(allow_null=True)
     penalty_seconds = serializers.IntegerField()
     counted_pieces = serializers.IntegerField(allow_null=True)
-    place = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text=(
+            "Always null: a capture does not rank the round. The round is ranked on the "
+            "next read of its results, where the entry's place shows."
+        ),
+    )
     confirmed = serializers.BooleanField()
 
 

@@ -16,7 +16,8 @@ from judging.services import (
     CaptureInput,
     capture_record,
 )
-from results.models import Result
+from results.models import Result, RoundRanking
+from results.services import standings_ensure
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -70,12 +71,19 @@ def record(ctx, kind="finish", *, entry=0, judge="judge", now=None, **fields):
     )
 
 
+def ranked(ctx, entry=0) -> Result:
+    """Return an entry's result as a reader of the standings sees it: ranked."""
+    standings_ensure(ctx["round"])
+    return Result.objects.get(round=ctx["round"], entry=ctx["entries"][entry])
+
+
 def test_a_finish_becomes_the_entrys_result(running):
     recorded = record(running, at=at(42, 17, 640))
     assert recorded.created
     result = recorded.result
     assert (result.status, result.time_ms, result.final_ms) == ("finished", 2_537_640, 2_537_000)
-    assert result.place == 1 and result.confirmed_at is None
+    assert result.outcome == "completed" and result.confirmed_at is None
+    assert ranked(running).place == 1
     capture = recorded.capture
     assert (capture.judge, capture.device_at, capture.elapsed_ms) == (
         running["judge"],
@@ -152,7 +160,8 @@ def test_the_same_judge_may_tap_again_before_confirmation(running):
 
 def test_pieces_at_time_up_rank_an_unfinished_entry(running):
     record(running, at=at(40), entry=0)
-    unfinished = record(running, "pieces", entry=1, pieces_remaining=30).result
+    record(running, "pieces", entry=1, pieces_remaining=30)
+    unfinished = ranked(running, entry=1)
     assert (unfinished.status, unfinished.counted_pieces, unfinished.place) == (
         "unfinished",
         470,
@@ -214,9 +223,11 @@ def test_an_entry_with_a_later_start_is_timed_from_it(running):
 
 def test_dns_and_dsq_take_no_place(running):
     record(running, at=at(40))
-    assert record(running, "dns", entry=1, judge="head").result.place is None
-    dsq = record(running, "dsq", entry=2, judge="head", reason="Outside help").result
-    assert (dsq.status, dsq.place) == ("dsq", None)
+    record(running, "dns", entry=1, judge="head")
+    assert (ranked(running).place, ranked(running, entry=1).place) == (1, None)
+    record(running, "dsq", entry=2, judge="head", reason="Outside help")
+    dsq = ranked(running, entry=2)
+    assert (dsq.status, dsq.outcome, dsq.place) == ("dsq", "dsq", None)
     with pytest.raises(CaptureConflict):
         record(running, entry=2, at=at(45))
 
@@ -260,13 +271,15 @@ def test_a_later_start_set_after_the_tap_retimes_the_finish(running):
 
 @pytest.mark.preset("sm")
 def test_ranking_after_a_capture_equals_ranking_everything_anew(running):
-    """A capture re-derives only its own result; the standings equal a full recompute."""
+    """A capture derives only its own result; ranked on reading, they equal a full recompute."""
     from results.services import DERIVED_FIELDS, standings_recompute
 
     record(running, at=at(40), entry=0, missing_found=2)
     record(running, at=at(38), entry=1, missing_lost=11)
+    standings_ensure(running["round"])
     record(running, "pieces", entry=2, pieces_remaining=12)
     record(running, "incorrect", entry=0, pieces_placed=450)
+    standings_ensure(running["round"])
     after_captures = sorted(
         Result.objects.filter(round=running["round"]).values_list("pk", *DERIVED_FIELDS)
     )
@@ -275,3 +288,19 @@ def test_ranking_after_a_capture_equals_ranking_everything_anew(running):
         sorted(Result.objects.filter(round=running["round"]).values_list("pk", *DERIVED_FIELDS))
         == after_captures
     )
+
+
+def test_a_capture_leaves_the_ranking_to_the_next_reader(running):
+    """A capture stores the outcome and moves the version on; places wait for a reader."""
+    round_ = running["round"]
+    record(running, at=at(40), entry=0)
+    assert standings_ensure(round_) is True
+    assert standings_ensure(round_) is False, "ranked once, not again for the same version"
+    recorded = record(running, at=at(30), entry=1)
+    assert recorded.result.outcome == "completed"
+    stored = {r.entry_id: r.place for r in Result.objects.filter(round=round_)}
+    assert (stored[running["entries"][0].pk], stored[running["entries"][1].pk]) == (1, None)
+    round_.refresh_from_db()
+    assert RoundRanking.objects.get(round=round_).version < round_.version
+    assert (ranked(running, entry=1).place, ranked(running, entry=0).place) == (1, 2)
+    assert RoundRanking.objects.get(round=round_).version == round_.version

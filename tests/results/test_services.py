@@ -2,12 +2,13 @@
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from championship.models import Round
 from results import selectors
 from results.models import Result
-from results.services import standings_recompute
+from results.services import standings_ensure, standings_ensure_all, standings_recompute
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -143,8 +144,9 @@ def test_recomputing_takes_the_same_number_of_queries_whatever_the_size(
     build_round(championship, individual, final, 40)
     assert Result.objects.filter(round=final).count() == 45
     assert count_queries(standings_recompute, round_=final) == small
-    # Lock the round, read the results, their members, write, bump the version: a handful.
-    assert small <= 8
+    # Lock the round and its ranking, read the results and their members, write, bump
+    # the version and mark it ranked (and the savepoints): a handful.
+    assert small <= 10
 
 
 def test_reading_the_standings_takes_the_same_queries_whatever_the_size(
@@ -163,7 +165,8 @@ def test_reading_the_standings_takes_the_same_queries_whatever_the_size(
     with CaptureQueriesContext(connection) as queries:
         standings = selectors.round_standings(final)
     assert len(standings["rows"]) == 45
-    assert len(queries) == small == 3  # results with entries and heats, members, tables
+    # Whether it is ranked, results with entries and heats, members, tables.
+    assert len(queries) == small == 4
 
 
 def test_repeated_reads_of_one_version_come_from_the_cache(championship, individual, final):
@@ -212,7 +215,7 @@ def test_only_the_results_that_changed_are_written(championship, individual, fin
     Result.objects.filter(pk=slowest.pk).update(missing_lost=1)  # no penalty under rogaland
     Result.objects.filter(pk=slowest.pk).update(time_ms=slowest.time_ms + 1000)
     with CaptureQueriesContext(connection) as queries:
-        standings_recompute(round_=final, officiality=False)
+        standings_recompute(round_=final)
     updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "results_result"')]
     assert len(updates) == 1
     written = re.search(r"IN \(([^)]*)\)", updates[0]).group(1).split(",")
@@ -223,5 +226,72 @@ def test_a_recompute_that_changes_nothing_writes_no_result(championship, individ
     build_round(championship, individual, final, 10)
     standings_recompute(round_=final)
     with CaptureQueriesContext(connection) as queries:
-        standings_recompute(round_=final, officiality=False)
+        standings_recompute(round_=final)
     assert not [q for q in queries if q["sql"].startswith('UPDATE "results_result"')]
+
+
+def capture_like(final, result_row, **inputs):
+    """Change one result's inputs and outcome the way a judge's capture does: no ranking."""
+    from results.services import outcome_derive
+
+    for name, value in inputs.items():
+        setattr(result_row, name, value)
+    outcome_derive(result_row, final.championship.rules, final.category.pieces)
+    result_row.save()
+    Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
+
+
+def test_a_round_behind_its_version_is_ranked_by_the_next_reader(championship, individual, final):
+    build_round(championship, individual, final, 5)
+    standings_recompute(round_=final)
+    slowest = Result.objects.filter(round=final).order_by("-time_ms").first()
+    capture_like(final, slowest, time_ms=seconds(20))
+    assert Result.objects.get(pk=slowest.pk).place == 5, "a capture does not rank"
+    final.refresh_from_db()
+    rows = selectors.round_standings(final)["rows"]
+    assert rows[0]["place"] == 1 and rows[0]["final_seconds"] == 20 * 60
+    assert Result.objects.get(pk=slowest.pk).place == 1
+    assert [row["place"] for row in rows] == [1, 2, 3, 4, 5]
+    assert standings_ensure(final) is False
+
+
+def test_the_lazy_ranking_writes_only_places_and_only_changed_rows(championship, individual, final):
+    import re
+
+    build_round(championship, individual, final, 30)
+    standings_recompute(round_=final)
+    second = Result.objects.filter(round=final).order_by("time_ms")[1]
+    capture_like(final, second, time_ms=second.time_ms - seconds(0, 30))  # still second
+    third = Result.objects.filter(round=final).order_by("time_ms")[2]
+    capture_like(final, third, time_ms=seconds(29))  # now first: the two ahead move down
+    with CaptureQueriesContext(connection) as queries:
+        assert standings_ensure(final) is True
+    (update,) = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "results_result"')]
+    assert '"outcome"' not in update and '"final_ms"' not in update
+    written = re.search(r"IN \(([^)]*)\)", update).group(1).split(",")
+    assert len(written) == 3  # the new first and the two it passed
+
+
+def test_the_lazy_ranking_takes_the_same_number_of_queries_whatever_the_size(
+    championship, individual, final
+):
+    build_round(championship, individual, final, 5)
+    standings_recompute(round_=final)
+    capture_like(final, Result.objects.filter(round=final).first(), time_ms=seconds(10))
+    small = count_queries(standings_ensure, final)
+    build_round(championship, individual, final, 40)
+    standings_recompute(round_=final)
+    capture_like(final, Result.objects.filter(round=final).first(), time_ms=seconds(5))
+    assert count_queries(standings_ensure, final) == small <= 10
+
+
+def test_ranking_every_round_behind_ranks_only_those(championship, individual, final):
+    build_round(championship, individual, final, 3)
+    standings_recompute(round_=final)
+    rounds = Round.objects.filter(championship=championship)
+    # The other two categories' rounds were never ranked: ranked once (nothing to place).
+    assert (rounds.count(), standings_ensure_all(rounds)) == (3, 2)
+    assert standings_ensure_all(rounds) == 0
+    capture_like(final, Result.objects.filter(round=final).last(), time_ms=seconds(1))
+    assert standings_ensure_all(Round.objects.filter(championship=championship)) == 1
+    assert Result.objects.filter(round=final).order_by("place").first().time_ms == seconds(1)
