@@ -778,7 +778,7 @@ def measure(args, wrk: str, port: int, token: str, pending, fragment: str, redis
         both.append(time.perf_counter() - begin)
         if status != 200 or table_rows(body) != PER_HEAT:
             raise BenchError(f"cold render answered {status}")
-        for key in redis.scan_iter(match="*fragment:v1:*"):
+        for key in redis.scan_iter(match="*fragment:v2:*"):
             redis.delete(key)
         begin = time.perf_counter()
         fetch(port, fragment, headers=htmx)

@@ -93,31 +93,56 @@ def _unplaced_last(rows: list[Result]) -> list[Result]:
 BUILD_WAIT = 2.0
 
 
-def cached_once(key: str, build, *, timeout: int = 24 * 3600):
+def cached_once(
+    key: str,
+    build,
+    *,
+    timeout: int = 24 * 3600,
+    lock: str | None = None,
+    latest: str | None = None,
+):
     """Return the cached value of ``key``, building it in one request when many ask at once.
 
     After a capture every poller asks for the new version together: one builds
     it while the others wait briefly for the cache, and build it themselves only
-    if that takes too long (e.g. when the cache is down).
+    if that takes too long. A cache that does not answer (Redis down) is not
+    waited for: the value is built at once.
+
+    ``lock`` names what is built one at a time (by default ``key`` itself). With
+    ``latest``, every value built is also stored there, and a request that finds
+    a build running is answered at once with that latest value rather than
+    waiting: under a stream of captures, one request at a time renders the newest
+    version of a live page, and the others serve the one before (stale by at most
+    one build; the next poll brings the new one). The value then needs to carry
+    what identifies it (its ETag, say).
     """
     value = cache.get(key)
     if value is not None:
         return value
-    if cache.add(f"{key}:building", 1, timeout=10):
+    building = f"{lock or key}:building"
+    started = cache.add(building, 1, timeout=10)
+    if started is None:  # django-redis, ignoring its errors: the cache is not there
+        return build()
+    if started:
         try:
             value = build()
             cache.set(key, value, timeout=timeout)
+            if latest is not None:
+                cache.set(latest, value, timeout=timeout)
             return value
         finally:
-            cache.delete(f"{key}:building")
+            cache.delete(building)
     waited = 0.0
-    while waited < BUILD_WAIT:
-        time.sleep(0.05)
-        waited += 0.05
+    while True:
         value = cache.get(key)
+        if value is None and latest is not None:
+            value = cache.get(latest)
         if value is not None:
             return value
-    return build()
+        if waited >= BUILD_WAIT:
+            return build()
+        time.sleep(0.05)
+        waited += 0.05
 
 
 def round_standings(round_: Round, heat: str | None = None) -> dict:

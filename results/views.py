@@ -74,25 +74,35 @@ def _poll_language(request, championship_language: str) -> str:
 def _conditional(request, championship_slug, round_key, fragment: str, build):
     """Answer a poll: 304 after one query when the version is unchanged, else the fragment.
 
-    ``build(round_, etag)`` renders the fragment; it runs once per version,
-    language and heat, whatever the number of pollers and app servers.
+    ``build(round_, etag)`` renders the fragment; it runs at most once per
+    version, language and heat, whatever the number of pollers and app servers,
+    and one at a time: a poll that comes while the new version is being rendered
+    gets the one before it (or 304 if it has that one already).
     """
     pk, version, championship_language = poll_state(championship_slug, round_key)
     language = _poll_language(request, championship_language)
     heat = request.GET.get("heat", "")
     etag = poll_etag(pk, version, language, fragment, heat)
-    if _not_modified(request, etag):
-        response = HttpResponseNotModified()
-    else:
+    html = None
+    if not _not_modified(request, etag):
 
         def render_it():
             # Only a poll that renders needs the round itself (and its time zone).
             round_ = _round(championship_slug, round_key)
             activate(request, round_.category.championship)
-            return build(round_, etag)
+            return etag, build(round_, etag)
 
-        key = f"fragment:v1:{pk}:{version}:{language}:{fragment}:{heat}"
-        response = HttpResponse(selectors.cached_once(key, render_it))
+        # While one request renders a new version, the others get the version before,
+        # with its own ETag: under a stream of captures the round is rendered by one
+        # request at a time, not once per capture, and no poller waits.
+        name = f"fragment:v2:{pk}:{language}:{fragment}:{heat}"
+        served, html = selectors.cached_once(
+            f"{name}:{version}", render_it, lock=name, latest=f"{name}:latest"
+        )
+        if _not_modified(request, served):
+            html = None
+        etag = served
+    response = HttpResponseNotModified() if html is None else HttpResponse(html)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     response["Vary"] = "Cookie, Accept-Language, HX-Request"

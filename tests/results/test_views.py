@@ -4,10 +4,12 @@ import csv
 import io
 import threading
 from datetime import date
+from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from championship.models import Round, Seat
@@ -220,16 +222,50 @@ def test_many_pollers_of_a_new_version_render_it_once(client, championship, fina
 
     monkeypatch.setattr(views, "_round_context", counting)
     pk, version = final.pk, final.version
-    key = f"fragment:v1:{pk}:{version}:en:table:"
-    cache.add(f"{key}:building", 1)  # another request is rendering this version right now
+    name = f"fragment:v2:{pk}:en:table:"
+    cache.add(f"{name}:building", 1)  # another request is rendering this version right now
+    etag = f'"{pk}-{version}-en-table-"'
     finishing = threading.Timer(
-        0.3, cache.set, (key, '<div id="results-table">from the other request</div>')
+        0.3,
+        cache.set,
+        (f"{name}:{version}", (etag, '<div id="results-table">from the other request</div>')),
     )
     finishing.start()
     response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
     finishing.join()
-    assert "from the other request" in response.text
+    assert "from the other request" in response.text and response["ETag"] == etag
     assert renders == []
+
+
+def test_a_poll_during_the_render_of_a_new_version_gets_the_one_before(
+    client, championship, final, monkeypatch
+):
+    """Captures keep coming: one request renders the newest version, the others don't wait."""
+    from django.core.cache import cache
+
+    from results import views
+
+    add_results(championship, final, 3)
+    first = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
+    cache.add(f"fragment:v2:{final.pk}:en:table::building", 1)  # rendering the new one
+    monkeypatch.setattr(views, "_round_context", mock.Mock(side_effect=AssertionError("render")))
+    during = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    assert during.status_code == 200 and during["ETag"] == first["ETag"]
+    assert during.content == first.content
+    already = client.get(
+        url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert already.status_code == 304 and already["ETag"] == first["ETag"]
+
+    cache.delete(f"fragment:v2:{final.pk}:en:table::building")  # that render is done
+    monkeypatch.undo()
+    after = client.get(
+        url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    current = Round.objects.values_list("version", flat=True).get(pk=final.pk)
+    assert after["ETag"] == f'"{final.pk}-{current}-en-table-"'
 
 
 def test_an_unchanged_poll_is_answered_before_sessions_and_views(client, championship, final):
