@@ -62,7 +62,7 @@ SLUG = "wjpc-bench"
 ROUND = "individual-prelim"
 HEATS = "abcdefghi"
 PER_HEAT = 180
-PENDING_PER_HEAT = 80  # still puzzling: the captures finish them
+PENDING_PER_HEAT = 120  # still puzzling: the captures finish them
 LAYOUTS = {
     "heats": "one round of nine heats of 180 (the whole round ranked together)",
     "rounds": "nine rounds (groups) of one heat of 180 each",
@@ -98,8 +98,8 @@ def wjpc_document(now: datetime, layout: str = "heats", seed: int = 2024):
     """Return a document of WJPC size, the entries still puzzling, and the fragment to poll.
 
     Nine heats of 180 entries at 180 single tables, all started 75 minutes ago
-    (90-minute limit); in each heat 100 entries have a result (finished between
-    30 and 75 minutes, a few with a missing piece) and 80 are still puzzling.
+    (90-minute limit); in each heat 60 entries have a result (finished between
+    30 and 75 minutes, a few with a missing piece) and 120 are still puzzling.
     ``layout`` "heats" puts the nine heats in one round, "rounds" makes each heat
     a round of its own (like the WJPC's preliminary groups). The entries still
     puzzling come as (round, entry), interleaved over the heats; the fragment is

@@ -196,6 +196,7 @@ def capture_record(
         new_result = result is None
         if new_result:
             result = Result(round=locked_round, heat=heat, entry=entry)
+        result.entry = entry
         pieces = locked_round.category.pieces
         _check_counts(data, pieces)
         elapsed = last_piece = None

@@ -93,6 +93,20 @@ def _unplaced_last(rows: list[Result]) -> list[Result]:
 BUILD_WAIT = 2.0
 
 
+def _builds_window(name: str) -> str:
+    return f"{name}:builds:{int(time.time())}"
+
+
+def _count_build(name: str) -> None:
+    """Count a build of ``name`` in the current second."""
+    window = _builds_window(name)
+    if not cache.add(window, 1, timeout=5):
+        try:
+            cache.incr(window)
+        except ValueError:  # the window expired in between
+            cache.add(window, 1, timeout=5)
+
+
 def cached_once(
     key: str,
     build,
@@ -100,6 +114,7 @@ def cached_once(
     timeout: int = 24 * 3600,
     lock: str | None = None,
     latest: str | None = None,
+    per_second: int | None = None,
 ):
     """Return the cached value of ``key``, building it in one request when many ask at once.
 
@@ -114,16 +129,29 @@ def cached_once(
     waiting: under a stream of captures, one request at a time renders the newest
     version of a live page, and the others serve the one before (stale by at most
     one build; the next poll brings the new one). The value then needs to carry
-    what identifies it (its ETag, say).
+    what identifies it (its ETag, say). With ``per_second`` as well, at most that
+    many builds of ``lock`` start in a second while a latest value is there to
+    serve: a quiet round shows a capture in the very next poll, a round under a
+    stream of captures is rendered a few times a second, not once per capture.
     """
     value = cache.get(key)
     if value is not None:
         return value
-    building = f"{lock or key}:building"
+    stale = cache.get(latest) if latest is not None else None
+    name = lock or key
+    if (
+        stale is not None
+        and per_second is not None
+        and (cache.get(_builds_window(name)) or 0) >= per_second
+    ):
+        return stale
+    building = f"{name}:building"
     started = cache.add(building, 1, timeout=10)
     if started is None:  # django-redis, ignoring its errors: the cache is not there
         return build()
     if started:
+        if per_second is not None:
+            _count_build(name)
         try:
             value = build()
             cache.set(key, value, timeout=timeout)
@@ -132,6 +160,8 @@ def cached_once(
             return value
         finally:
             cache.delete(building)
+    if stale is not None:
+        return stale
     waited = 0.0
     while True:
         value = cache.get(key)

@@ -31,6 +31,12 @@ def _round(championship_slug: str, round_key: str) -> Round:
     return round_
 
 
+# How often a live fragment (a round's table or board, in a language, of a heat) may be
+# rendered anew in a second while captures stream in; polls in between get the newest
+# rendered version. Bounds the work of a busy round whatever the capture rate.
+LIVE_RENDERS_PER_SECOND = 2
+
+
 def _etag(round_: Round, *parts: str) -> str:
     return '"' + "-".join([str(round_.pk), str(round_.version), *parts]) + '"'
 
@@ -94,10 +100,15 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
 
         # While one request renders a new version, the others get the version before,
         # with its own ETag: under a stream of captures the round is rendered by one
-        # request at a time, not once per capture, and no poller waits.
+        # request at a time and a few times a second, not once per capture, and no
+        # poller waits. A quiet round shows a capture in the very next poll.
         name = f"fragment:v2:{pk}:{language}:{fragment}:{heat}"
         served, html = selectors.cached_once(
-            f"{name}:{version}", render_it, lock=name, latest=f"{name}:latest"
+            f"{name}:{version}",
+            render_it,
+            lock=name,
+            latest=f"{name}:latest",
+            per_second=LIVE_RENDERS_PER_SECOND,
         )
         if _not_modified(request, served):
             html = None

@@ -532,6 +532,7 @@ class CaptureView(ApiView):
         round_ = Round.objects.filter(championship=championship, key=values["round"]).first()
         if round_ is None:
             raise DRFValidationError({"round": [_("Unknown round.")]})
+        round_.championship = championship
         entry = Entry.objects.filter(category=round_.category_id, ref=values["entry"]).first()
         if entry is None:
             raise DRFValidationError({"entry": [_("Unknown entry in this round's category.")]})

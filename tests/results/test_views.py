@@ -289,3 +289,35 @@ def test_an_unchanged_poll_is_answered_before_sessions_and_views(client, champio
         url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
     )
     assert other.status_code == 200 and "-da-table-" in other["ETag"]
+
+
+def test_under_a_stream_of_captures_a_fragment_is_rendered_a_few_times_a_second(
+    client, championship, final, monkeypatch
+):
+    """A quiet round shows each change at once; a busy one at most twice a second."""
+    import time
+    from types import SimpleNamespace
+
+    from results import selectors, views
+
+    add_results(championship, final, 3)
+    clock = SimpleNamespace(time=lambda: 1_000_000.2, sleep=time.sleep)
+    monkeypatch.setattr(selectors, "time", clock)
+
+    def capture_and_poll():
+        Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
+        current = Round.objects.values_list("version", flat=True).get(pk=final.pk)
+        response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+        return response["ETag"], f'"{final.pk}-{current}-en-table-"'
+
+    assert views.LIVE_RENDERS_PER_SECOND == 2
+    served, newest = capture_and_poll()
+    assert served == newest
+    served, newest = capture_and_poll()
+    assert served == newest, "two changes in a second: both shown at once"
+    before = served
+    served, newest = capture_and_poll()
+    assert served == before != newest, "the third in the same second waits for the next"
+    clock.time = lambda: 1_000_001.0
+    served, newest = capture_and_poll()
+    assert served == newest
