@@ -62,7 +62,7 @@ SLUG = "wjpc-bench"
 ROUND = "individual-prelim"
 HEATS = "abcdefghi"
 PER_HEAT = 180
-PENDING_PER_HEAT = 120  # still puzzling: the captures finish them
+PENDING_PER_HEAT = 140  # still puzzling: the captures finish them
 LAYOUTS = {
     "heats": "one round of nine heats of 180 (the whole round ranked together)",
     "rounds": "nine rounds (groups) of one heat of 180 each",
@@ -98,8 +98,8 @@ def wjpc_document(now: datetime, layout: str = "heats", seed: int = 2024):
     """Return a document of WJPC size, the entries still puzzling, and the fragment to poll.
 
     Nine heats of 180 entries at 180 single tables, all started 75 minutes ago
-    (90-minute limit); in each heat 60 entries have a result (finished between
-    30 and 75 minutes, a few with a missing piece) and 120 are still puzzling.
+    (90-minute limit); in each heat 40 entries have a result (finished between
+    30 and 75 minutes, a few with a missing piece) and 140 are still puzzling.
     ``layout`` "heats" puts the nine heats in one round, "rounds" makes each heat
     a round of its own (like the WJPC's preliminary groups). The entries still
     puzzling come as (round, entry), interleaved over the heats; the fragment is
@@ -509,6 +509,7 @@ def capture_stats(name: str, outcomes: list[tuple[float, int, str]], seconds: fl
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "max_ms": max(latencies, default=float("nan")) * 1000,
+        "latencies_ms": sorted(round(latency * 1000, 1) for latency in latencies),
     }
 
 
@@ -810,6 +811,9 @@ def measure(args, wrk: str, port: int, token: str, pending, fragment: str, redis
         time.sleep(3)
         captures.append(captures_paced(judge, args.capture_rate, args.capture_seconds))
         say(captures[-1])
+        if args.stress_rate:
+            captures.append(captures_paced(judge, args.stress_rate, args.stress_seconds))
+            say(captures[-1])
         captures.append(captures_closed(judge, args.judges, args.closed_seconds))
         say(captures[-1])
     finally:
@@ -878,8 +882,10 @@ def check_stored(db_url: str, attempted: int, acknowledged: int) -> dict:
 def targets(report: dict) -> list[dict]:
     wrk = report["wrk"]
     health = wrk["health"]["rps"]
-    with_pollers = [c for c in report["captures"] if "pollers" in c["name"]]
-    p99 = max(c["p99_ms"] for c in with_pollers)
+    # The latency target is read at the stated load (the first paced run, open loop); the
+    # closed loop measures throughput, its latency is the length of its own queue.
+    paced = next(c for c in report["captures"] if c["name"].startswith("captures paced"))
+    p99 = paced["p99_ms"]
     errors = (
         sum(row["errors"] for row in wrk.values())
         + report["pollers"]["errors"]
@@ -900,7 +906,7 @@ def targets(report: dict) -> list[dict]:
             "met": ratio(wrk["poll200"]["rps"], health) >= 0.25,
         },
         {
-            "what": "capture p99 with the pollers running (worst of the two capture runs)",
+            "what": f"capture p99, {paced['name'][9:]}",
             "value": f"{p99:.0f} ms",
             "target": "≤ 150 ms",
             "met": p99 <= 150,
@@ -946,10 +952,19 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--poll-interval-ms", type=int, default=4000, help="each poller's (the page's: 4 s)"
     )
-    parser.add_argument("--capture-rate", type=float, default=1.0, help="paced captures/s")
-    parser.add_argument("--capture-seconds", type=float, default=20)
+    parser.add_argument(
+        "--capture-rate",
+        type=float,
+        default=5.0,
+        help="paced captures/s (the latency target's run: a WJPC's busiest minute, nine rounds)",
+    )
+    parser.add_argument("--capture-seconds", type=float, default=60)
+    parser.add_argument(
+        "--stress-rate", type=float, default=15.0, help="a second paced run (0: none)"
+    )
+    parser.add_argument("--stress-seconds", type=float, default=20)
     parser.add_argument("--judges", type=int, default=4, help="closed-loop capture threads")
-    parser.add_argument("--closed-seconds", type=float, default=15)
+    parser.add_argument("--closed-seconds", type=float, default=10)
     parser.add_argument("--output", default=str(ROOT / "benchmark-results"))
     args = parser.parse_args(argv)
 
