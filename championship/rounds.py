@@ -26,7 +26,7 @@ from championship.rules import seating
 from championship.rules.eligibility import officiality
 from registration.models import Entry, Person
 from results.models import Result
-from results.services import standings_ensure
+from results.services import lock_ranking, standings_ensure
 
 
 class RoundStateError(Exception):
@@ -52,11 +52,20 @@ class SeatingPlan:
 
 
 def _lock_round(round_: Round) -> Round:
-    return (
+    """Lock a round's row, then its ranking, before changing any of its results.
+
+    Captures take the round's row only, a ranking on reading takes the ranking
+    only; a service that may write several results and rank them takes both, in
+    this order, before it writes one, so that it never holds a result a ranking
+    is waiting for while it waits for that ranking.
+    """
+    locked = (
         Round.objects.select_for_update(of=("self",))
         .select_related("category__championship")
         .get(pk=round_.pk)
     )
+    lock_ranking(locked.pk)
+    return locked
 
 
 def previous_round(round_: Round) -> Round | None:

@@ -118,8 +118,15 @@ class RoundRanking(models.Model):
     row, so that ranking never holds up a capture.
     """
 
+    # Without a foreign-key constraint in the database: creating the row would
+    # otherwise lock the round's row (FOR KEY SHARE) and could wait for a service
+    # that holds the round and waits for this ranking. Django still cascades.
     round = models.OneToOneField(
-        "championship.Round", on_delete=models.CASCADE, primary_key=True, related_name="ranking"
+        "championship.Round",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="ranking",
+        db_constraint=False,
     )
     version = models.PositiveBigIntegerField(_("ranked version"), default=0)
 

@@ -180,8 +180,12 @@ def _derived(result: Result) -> tuple:
     return tuple(getattr(result, name) for name in DERIVED_FIELDS)
 
 
-def _lock_ranking(round_id: int) -> RoundRanking:
-    """Lock (creating it if need be) the row that serialises the rankings of a round."""
+def lock_ranking(round_id: int) -> RoundRanking:
+    """Lock (creating it if need be) the row that serialises the rankings of a round.
+
+    Whoever holds the round's row as well takes this one after it (see
+    ``championship.rounds._lock_round``).
+    """
     RoundRanking.objects.bulk_create([RoundRanking(round_id=round_id)], ignore_conflicts=True)
     return RoundRanking.objects.select_for_update().get(round_id=round_id)
 
@@ -212,7 +216,7 @@ def standings_recompute(*, round_: Round) -> list[Result]:
         .select_related("category__championship")
         .get(pk=round_.pk)
     )
-    ranking_row = _lock_ranking(round_.pk)
+    ranking_row = lock_ranking(round_.pk)
     results = round_results(round_)
     before = {result.pk: _derived(result) for result in results}
     ranked = standings_compute(round_, results)
@@ -239,7 +243,7 @@ def standings_ensure(round_: Round) -> bool:
     if _ranked(round_.pk):
         return False
     with transaction.atomic():
-        ranking_row = _lock_ranking(round_.pk)
+        ranking_row = lock_ranking(round_.pk)
         # Read after the lock: another ranking may have just done the work.
         version = Round.objects.values_list("version", flat=True).get(pk=round_.pk)
         if ranking_row.version >= version:

@@ -13,7 +13,7 @@ from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
 from judging.services import CaptureInput, capture_record
 from results.models import Result, RoundRanking
-from results.services import DERIVED_FIELDS, _lock_ranking, standings_ensure, standings_recompute
+from results.services import DERIVED_FIELDS, lock_ranking, standings_ensure, standings_recompute
 from tests import factories
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -57,7 +57,7 @@ def test_a_ranking_in_progress_does_not_hold_up_a_capture(running):
     def ranking():
         try:
             with transaction.atomic():
-                _lock_ranking(round_.pk)
+                lock_ranking(round_.pk)
                 held.set()
                 release.wait(timeout=20)
             released.set()
@@ -123,3 +123,57 @@ def test_captures_and_rankings_at_once_end_in_the_full_ranking(running):
     )
     standings_recompute(round_=round_)
     assert sorted(Result.objects.filter(round=round_).values_list("pk", *DERIVED_FIELDS)) == lazily
+
+
+def test_a_later_start_while_a_ranking_is_under_way_waits_for_it(running, monkeypatch):
+    """A service writes a result and then ranks; a reader's ranking is writing that result.
+
+    The service takes the ranking's lock before it writes anything, so it waits
+    for the ranking instead of holding the result the ranking waits for.
+    """
+    from results import services
+
+    round_, entries, (judge, _other) = running
+    for index, entry in enumerate(entries):
+        finish(round_, entry, judge, minutes_ago=2 + index)
+    standings_ensure(round_)
+    fastest = entries[-1]
+    assert Result.objects.get(round=round_, entry=fastest).place == 1
+    finish(round_, entries[0], judge, minutes_ago=20)  # now ahead of the fastest: it moves down
+
+    paused, go = threading.Event(), threading.Event()
+    compute = services.standings_compute
+
+    def slow_compute(*args, **kwargs):
+        if threading.current_thread().name == "ranker":
+            paused.set()
+            go.wait(timeout=20)
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(services, "standings_compute", slow_compute)
+    failures = []
+
+    def run(call):
+        try:
+            call()
+        except Exception as error:  # collected for the assertion
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    heat = round_.heats.get()
+    seat = round_.seats.get(entry=fastest)
+    ranker = threading.Thread(target=run, args=(lambda: standings_ensure(round_),), name="ranker")
+    ranker.start()
+    assert paused.wait(timeout=20)
+    service = threading.Thread(
+        target=run,
+        args=(lambda: rounds.seat_set_start(seat=seat, at=heat.started_at + timedelta(seconds=1)),),
+    )
+    service.start()
+    service.join(timeout=1)  # it is waiting for the ranking (or, wrongly, holds the result)
+    go.set()
+    ranker.join(timeout=30)
+    service.join(timeout=30)
+    assert not failures, failures
+    assert Result.objects.get(round=round_, entry=fastest).place == 2
