@@ -33,8 +33,9 @@ def _round(championship_slug: str, round_key: str) -> Round:
 
 # How often a live fragment (a round's table or board, in a language, of a heat) may be
 # rendered anew in a second while captures stream in; polls in between get the newest
-# rendered version. Bounds the work of a busy round whatever the capture rate.
-LIVE_RENDERS_PER_SECOND = 2
+# rendered version. Bounds the work of a busy round whatever the capture rate, while a
+# few changes in a second (two judges, two servers) all show in the very next poll.
+LIVE_RENDERS_PER_SECOND = 4
 
 
 def _etag(round_: Round, *parts: str) -> str:
