@@ -118,7 +118,12 @@ ALLOWED = {
 VISITORS = ("anonymous", "entrant", "outside judge", "judge", "head judge", "organiser")
 
 SECRET_EMAIL = "hemmelig.adresse@example.org"
+SECRET_CONTACT = "foresatt.hemmelig@example.org"
 SECRET_BIRTH = date(1987, 6, 5)
+# The product asks for no phone number, but organisers type them into notes and
+# payment references: they must not surface either.
+SECRET_PHONE = "+47 912 34 567"
+PHONE_SHAPED = re.compile(r"\+\d{2}[ \d]{8,12}\d|\b9\d{2} ?\d{2} ?\d{3}\b")
 
 
 def routes(resolver=None, namespace="", prefix=""):
@@ -147,7 +152,14 @@ def world(db):
     person = factories.person(
         a, name="Kari Hemmelig", email=SECRET_EMAIL, birth_date=SECRET_BIRTH, region="Rogaland"
     )
-    entry = factories.entry(individual, members=[person], publish_consent=True)
+    entry = factories.entry(
+        individual,
+        members=[person],
+        publish_consent=True,
+        contact_email=SECRET_CONTACT,
+        notes=f"Ring mor på {SECRET_PHONE} ved sykdom.",
+        payment_reference=f"Vipps {SECRET_PHONE}",
+    )
     factories.entry(individual, publish_consent=True)
     final = individual.rounds.get()
     rounds.round_seat(round_=final)
@@ -274,7 +286,7 @@ def test_a_wrong_manage_link_or_table_code_finds_nothing(client, world):
 
 
 def test_no_personal_data_in_any_public_page_or_api_answer(client, world):
-    """E-mail addresses and birth dates never appear where the public can look."""
+    """E-mail addresses, birth dates and phone numbers never appear where the public can look."""
     client = client_for("anonymous", world, client)
     birth_forms = {
         SECRET_BIRTH.isoformat(),
@@ -286,6 +298,12 @@ def test_no_personal_data_in_any_public_page_or_api_answer(client, world):
             continue
         body = request(client, method, url_of(name, world)).content.decode(errors="replace")
         assert SECRET_EMAIL not in body and "hemmelig.adresse" not in body, name
+        assert SECRET_CONTACT not in body and "foresatt.hemmelig" not in body, name
         assert not any(form in body for form in birth_forms), name
+        assert not PHONE_SHAPED.search(body), (name, PHONE_SHAPED.search(body))
+    # The scan would see them: the organiser's own list shows the payment reference.
+    organiser = client_for("organiser", world, client)
+    listed = organiser.get(f"/{world['a'].slug}/manage/entries/").content.decode()
+    assert PHONE_SHAPED.search(listed) and SECRET_PHONE in listed
     # The registration page of the entrant's own championship lists names only.
     assert "Kari Hemmelig" in client.get(f"/{world['a'].slug}/").text
