@@ -25,7 +25,7 @@ from championship.permissions import has_role
 from championship.rules import timing
 from judging.models import Capture
 from registration.models import Entry
-from results.models import Result
+from results.models import JUDGED_FIELDS, Result
 from results.services import OUTCOME_FIELDS, entry_is_official, outcome_derive
 
 Kind = Capture.Kind
@@ -35,19 +35,6 @@ Kind = Capture.Kind
 FUTURE_TOLERANCE = timedelta(seconds=10)
 # A finish may be recorded this long after the time limit (the judge's walk to the table).
 TIME_LIMIT_GRACE = timedelta(seconds=30)
-
-# The result's fields that its captures set (``result_derive``).
-CAPTURED_FIELDS = [
-    "status",
-    "confirmed_at",
-    "time_ms",
-    "missing_found",
-    "missing_lost",
-    "adjacent_missing",
-    "last_piece_ms",
-    "pieces_placed",
-    "incorrect",
-]
 
 JUDGE_KINDS = {Kind.FINISH, Kind.CONFIRM, Kind.PIECES, Kind.INCORRECT}
 HEAD_JUDGE_KINDS = {Kind.CORRECTION, Kind.DNS, Kind.DSQ, Kind.WARNING}
@@ -245,7 +232,7 @@ def capture_record(
             result.save()
         else:
             # Only what the capture decides: the places are the ranking's (see below).
-            result.save(update_fields=[*CAPTURED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
+            result.save(update_fields=[*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
         # The round is not ranked here: the next read of its standings ranks it once for
         # every capture since, so a capture costs the same in a round of 20 or 2,000.
         Round.objects.filter(pk=locked_round.pk).update(version=F("version") + 1)

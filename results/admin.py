@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from championship.admin import ScopedModelAdmin, scope_to_championships
 from championship.models import Round
-from results.models import Result
+from results.models import JUDGED_FIELDS, Result
 from results.services import standings_ensure_all
 
 RelatedOnly = admin.RelatedOnlyFieldListFilter
@@ -68,19 +68,7 @@ class ResultAdmin(ScopedModelAdmin):
         (None, {"fields": ("round", "heat", "entry")}),
         (
             _("Judges' inputs"),
-            {
-                "fields": (
-                    "status",
-                    "time_ms",
-                    "missing_found",
-                    "missing_lost",
-                    "adjacent_missing",
-                    "last_piece_ms",
-                    "pieces_placed",
-                    "incorrect",
-                    "confirmed_at",
-                )
-            },
+            {"fields": JUDGED_FIELDS},
         ),
         (_("Derived by the rules"), {"fields": (*DERIVED_FIELDS, "updated_at")}),
     )

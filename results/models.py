@@ -10,6 +10,19 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+# The inputs of a result, as the judges' captures set them (``judging.services``).
+JUDGED_FIELDS = (
+    "status",
+    "time_ms",
+    "missing_found",
+    "missing_lost",
+    "adjacent_missing",
+    "last_piece_ms",
+    "pieces_placed",
+    "incorrect",
+    "confirmed_at",
+)
+
 
 class Result(models.Model):
     class Status(models.TextChoices):

@@ -10,7 +10,7 @@ from django.db.models import F, Prefetch, Q
 from championship.models import Round
 from championship.rules import advancement, eligibility, ranking, timing
 from registration.models import Entry, Person
-from results.models import Result, RoundRanking
+from results.models import JUDGED_FIELDS, Result, RoundRanking
 
 # What the rules make of one result's inputs (a capture derives them for its entry).
 OUTCOME_FIELDS = ["outcome", "penalty_ms", "final_ms", "counted_pieces"]
@@ -143,16 +143,10 @@ def standings_compute(
     return ranked
 
 
+# What ranking reads of each result (the confirmation does not count).
 INPUT_FIELDS = [
     "heat_id",
-    "status",
-    "time_ms",
-    "missing_found",
-    "missing_lost",
-    "adjacent_missing",
-    "last_piece_ms",
-    "pieces_placed",
-    "incorrect",
+    *(name for name in JUDGED_FIELDS if name != "confirmed_at"),
     "official",
 ]
 
