@@ -256,6 +256,7 @@ class MoveForm(forms.Form):
     heat = forms.CharField(max_length=30)
     table = forms.IntegerField(min_value=1)
     position = forms.TypedChoiceField(choices=[(1, "A"), (2, "B")], coerce=int, initial=1)
+    swap = forms.BooleanField(required=False)
 
 
 class LaterStartForm(forms.Form):
@@ -622,13 +623,20 @@ def seat_move(request, championship, round, seat):
             raise ValidationError(
                 _("There is no table %(number)s at this venue.") % {"number": data["table"]}
             )
-        moved = rounds.seat_move(seat=seat_, heat=heat, table=table, position=data["position"])
-        return _("%(name)s moves to table %(table)s%(letter)s in %(heat)s.") % {
+        moved = rounds.seat_move(
+            seat=seat_, heat=heat, table=table, position=data["position"], swap=data["swap"]
+        )
+        place = {
             "name": seat_.entry.name,
             "table": table.number,
-            "letter": position_letter(moved) if table.seats > 1 else "",
+            "letter": position_letter(moved.seat) if table.seats > 1 else "",
             "heat": heat_label(heat),
         }
+        if moved.swapped is None:
+            return _("%(name)s moves to table %(table)s%(letter)s in %(heat)s.") % place
+        return _(
+            "%(name)s moves to table %(table)s%(letter)s in %(heat)s; %(other)s takes their place."
+        ) % {**place, "other": moved.swapped.entry.name}
 
     return _act(request, round_, action)
 

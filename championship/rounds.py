@@ -299,9 +299,23 @@ def seating_publish(*, round_: Round) -> Round:
     return round_
 
 
+@dataclass(frozen=True)
+class Moved:
+    """Where a moved entry sits now, and the entry it swapped places with, if any."""
+
+    seat: Seat
+    swapped: Seat | None = None
+
+
 @transaction.atomic
-def seat_move(*, seat: Seat, heat: Heat, table: Table, position: int = 1) -> Seat:
-    """Move an entry to another heat or table of the same round, before seating is published."""
+def seat_move(
+    *, seat: Seat, heat: Heat, table: Table, position: int = 1, swap: bool = False
+) -> Moved:
+    """Move an entry to another heat or table of the same round, before seating is published.
+
+    A seat that is taken is refused, unless ``swap``: then the entry sitting there
+    takes the moved entry's place, and the two change places in one step.
+    """
     round_ = _lock_round(seat.round)
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     if round_.seating_published_at or round_.heats.filter(started_at__isnull=False).exists():
@@ -310,12 +324,31 @@ def seat_move(*, seat: Seat, heat: Heat, table: Table, position: int = 1) -> Sea
         raise ValidationError(_("Choose a heat of this round and a table of this championship."))
     if position > table.seats:
         raise ValidationError({"position": [_("This table has only one seat.")]})
-    taken = Seat.objects.filter(heat=heat, table=table, position=position).exclude(pk=seat.pk)
-    if taken.exists():
-        raise ValidationError({"table": [_("This seat is taken in that heat.")]})
+    occupant = (
+        Seat.objects.select_for_update()
+        .filter(heat=heat, table=table, position=position)
+        .exclude(pk=seat.pk)
+        .first()
+    )
+    if occupant is not None and not swap:
+        raise ValidationError(
+            {"table": [_("This seat is taken in that heat: choose to swap the two entries.")]}
+        )
+    if occupant is None:
+        seat.heat, seat.table, seat.position = heat, table, position
+        seat.save()
+        return Moved(seat=seat)
+    # Each place holds one entry at every moment: the occupant's seat is made again
+    # at the moved entry's old place (nothing refers to a seat before the start).
+    old_heat, old_table, old_position = seat.heat, seat.table, seat.position
+    other_entry = occupant.entry_id
+    occupant.delete()
     seat.heat, seat.table, seat.position = heat, table, position
     seat.save()
-    return seat
+    swapped = Seat.objects.create(
+        heat=old_heat, table=old_table, position=old_position, entry_id=other_entry
+    )
+    return Moved(seat=seat, swapped=swapped)
 
 
 def _ensure_results(heat: Heat) -> None:

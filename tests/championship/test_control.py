@@ -320,6 +320,18 @@ def test_moving_a_seat_until_the_seating_is_published(org, rm, individual, final
         assert any(expected in m for m in said(response)), (data, said(response))
         seat.refresh_from_db()
         assert seat.table.number == 4 and seat.position == 1
+    # Asked to, the two entries swap places.
+    taken_number, taken_name = taken.table.number, taken.entry.name
+    response = org.post(
+        url("seat_move", rm, final, seat=seat.pk),
+        {"heat": "a", "table": str(taken_number), "position": "1", "swap": "on"},
+        follow=True,
+    )
+    assert said(response) == [
+        f"Entrant 01 moves to table {taken_number} in Heat A; {taken_name} takes their place."
+    ]
+    where = {s.entry.name: s.table.number for s in seats_of(final)}
+    assert (where["Entrant 01"], where[taken_name]) == (taken_number, 4)
     # Published: seats no longer move.
     response = org.post(url("round_publish", rm, final), follow=True)
     assert said(response) == ["The seating is published: entrants see their heat and table."]
@@ -330,7 +342,7 @@ def test_moving_a_seat_until_the_seating_is_published(org, rm, individual, final
     )
     assert said(response) == ["The seating is published: it can no longer change."]
     seat.refresh_from_db()
-    assert seat.table.number == 4
+    assert seat.table.number == taken_number
     # And the page no longer offers the move.
     assert 'name="table"' not in response.content.decode()
 

@@ -198,11 +198,34 @@ def test_seats_cannot_move_once_seating_is_published(championship, individual, f
     seated_round(championship, individual, final)
     seat = seats_of(final)[0]
     free_table = championship.tables.order_by("-number").first()
-    moved = rounds.seat_move(seat=seat, heat=seat.heat, table=free_table)
+    moved = rounds.seat_move(seat=seat, heat=seat.heat, table=free_table).seat
     assert moved.table == free_table
     rounds.seating_publish(round_=final)
     with pytest.raises(RoundStateError):
         rounds.seat_move(seat=moved, heat=seat.heat, table=seats_of(final)[1].table)
+
+
+def test_two_entries_swap_places_in_one_step(championship, individual, final):
+    seated_round(championship, individual, final)
+    first, second = seats_of(final)[:2]
+    places = {
+        first.entry_id: (first.heat_id, first.table_id, first.position),
+        second.entry_id: (second.heat_id, second.table_id, second.position),
+    }
+    with pytest.raises(ValidationError, match="taken"):
+        rounds.seat_move(seat=first, heat=second.heat, table=second.table, position=second.position)
+    moved = rounds.seat_move(
+        seat=first, heat=second.heat, table=second.table, position=second.position, swap=True
+    )
+    assert moved.swapped.entry_id == second.entry_id
+    now = {s.entry_id: (s.heat_id, s.table_id, s.position) for s in seats_of(final)}
+    assert now[first.entry_id] == places[second.entry_id]
+    assert now[second.entry_id] == places[first.entry_id]
+    assert Seat.objects.filter(round=final).count() == len(now)
+    # Swapping with an empty place is a plain move.
+    free_table = championship.tables.order_by("-number").first()
+    plain = rounds.seat_move(seat=moved.seat, heat=moved.seat.heat, table=free_table, swap=True)
+    assert plain.swapped is None and plain.seat.table == free_table
 
 
 def test_a_later_start_of_one_entry(championship, individual, final):
