@@ -3,6 +3,7 @@
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -170,6 +171,21 @@ class Entry(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        super().clean()
+        # The database keeps ids unique in a category; the interchange format (and so an
+        # export and its import) wants them unique in the championship.
+        if (
+            self.ref
+            and self.category_id
+            and Entry.objects.filter(
+                category__championship=self.category.championship_id, ref=self.ref
+            )
+            .exclude(pk=self.pk)
+            .exists()
+        ):
+            raise ValidationError({"ref": _("Another entry of this championship has this id.")})
 
 
 class EntryMember(models.Model):

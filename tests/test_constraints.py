@@ -85,6 +85,21 @@ def test_a_second_seat_on_a_single_table_fails_validation(championship, individu
         seat.full_clean()
 
 
+def test_an_entry_id_is_unique_in_the_championship_not_only_the_category(championship):
+    """The interchange format wants entry ids unique in the document: the admin keeps it so."""
+    pairs = championship.categories.get(kind="pair")
+    first = factories.entry(championship.categories.get(kind="individual"), ref="7")
+    second = factories.entry(pairs, ref="8")
+    second.ref = "7"
+    with pytest.raises(ValidationError, match="Another entry of this championship has this id"):
+        second.full_clean()
+    other = factories.championship(slug="elsewhere")
+    elsewhere = factories.entry(other.categories.get(kind="individual"), ref="7")
+    elsewhere.full_clean()  # another championship may use it
+    first.full_clean()  # and an entry keeps its own
+    refused(factories.entry, championship.categories.get(kind="individual"), ref="7")
+
+
 def test_table_numbers_are_unique_in_a_championship(championship):
     factories.table(championship, number=7)
     refused(Table.objects.create, championship=championship, number=7)
