@@ -239,10 +239,10 @@ def standings_ensure(round_: Round) -> bool:
     with transaction.atomic():
         ranking_row = lock_ranking(round_.pk)
         # Read after the lock: another ranking may have just done the work.
-        version = Round.objects.values_list("version", flat=True).get(pk=round_.pk)
+        locked = Round.objects.select_related("category__championship").get(pk=round_.pk)
+        version = locked.version
         if ranking_row.version >= version:
             return False
-        locked = Round.objects.select_related("category__championship").get(pk=round_.pk)
         results = round_results(locked, officiality=False)
         before = {result.pk: _derived(result) for result in results}
         ranked = standings_compute(locked, results, officiality=False, only=set())
