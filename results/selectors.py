@@ -91,6 +91,11 @@ def _unplaced_last(rows: list[Result]) -> list[Result]:
 
 # How long a request waits for another one that is building the same cached value.
 BUILD_WAIT = 2.0
+# How long a version's standings and fragments stay cached. Every capture makes a new
+# version and the old ones are not asked for again, so they must not pile up in Redis
+# (a busy day renders tens of thousands); a round that does not change is built again
+# once in this time.
+VERSION_TTL = 10 * 60
 
 
 def _builds_window(name: str) -> str:
@@ -111,7 +116,7 @@ def cached_once(
     key: str,
     build,
     *,
-    timeout: int = 24 * 3600,
+    timeout: int = VERSION_TTL,
     lock: str | None = None,
     latest: str | None = None,
     per_second: int | None = None,

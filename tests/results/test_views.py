@@ -320,3 +320,26 @@ def test_under_a_stream_of_captures_a_fragment_is_rendered_a_few_times_a_second(
     clock.time = lambda: 1_000_001.0
     served, newest = capture_and_poll()
     assert served == newest
+
+
+def test_cached_versions_expire_so_old_ones_do_not_pile_up(
+    client, championship, final, monkeypatch
+):
+    from django.core.cache import cache
+
+    from results import selectors
+
+    add_results(championship, final, 3)
+    stored = {}
+    real_set = cache.set
+
+    def recording_set(key, value, timeout=None, **kwargs):
+        stored[key] = timeout
+        return real_set(key, value, timeout=timeout, **kwargs)
+
+    monkeypatch.setattr(cache, "set", recording_set)
+    assert client.get(url(championship, final), HTTP_HX_REQUEST="true").status_code == 200
+    assert any(key.startswith("fragment:") for key in stored)
+    assert any(key.startswith("standings:") for key in stored)
+    assert all(timeout is not None and 0 < timeout <= 600 for timeout in stored.values()), stored
+    assert selectors.VERSION_TTL == 600
