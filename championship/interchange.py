@@ -131,10 +131,10 @@ def export_document(championship: Championship) -> dict:
     for heat in Heat.objects.filter(round__championship=championship):
         heats[heat.round_id].append(heat)
     seats = defaultdict(list)
-    for heat_id, number, position, ref in Seat.objects.filter(
+    for heat_id, number, position, ref, own_start in Seat.objects.filter(
         round__championship=championship
-    ).values_list("heat_id", "table__number", "position", "entry__ref"):
-        seats[heat_id].append((number, position, ref))
+    ).values_list("heat_id", "table__number", "position", "entry__ref", "started_at"):
+        seats[heat_id].append((number, position, ref, own_start))
     results = defaultdict(list)
     standings_ensure_all(Round.objects.filter(championship=championship))
     for result in Result.objects.filter(round__championship=championship).select_related("entry"):
@@ -152,12 +152,24 @@ def export_document(championship: Championship) -> dict:
             "payment_status": entry.payment_status,
         }
 
+    def seat_document(number: int, ref: str, own_start: datetime | None) -> dict:
+        seat = {"table": number, "entry": ref}
+        if own_start is not None:
+            seat["started_at"] = _moment(own_start, tz)
+        return seat
+
     def heat_document(heat: Heat) -> dict:
         return {
             "key": heat.key,
+            "name": heat.name,
+            "scheduled_at": _moment(heat.scheduled_start, tz),
             "started_at": _moment(heat.started_at, tz),
+            "ended_at": _moment(heat.ended_at, tz),
             "seats": [
-                {"table": number, "entry": ref} for number, _position, ref in sorted(seats[heat.pk])
+                seat_document(number, ref, own_start)
+                for number, _position, ref, own_start in sorted(
+                    seats[heat.pk], key=lambda seat: seat[:3]
+                )
             ],
             "results": [
                 result_fields(result)
@@ -170,6 +182,7 @@ def export_document(championship: Championship) -> dict:
             "key": round_.key,
             "name": round_.name,
             "stage": round_.stage,
+            "time_limit_minutes": round_.time_limit_minutes,
             "advance": round_.advance_settings,
             "heats": [
                 heat_document(heat)
@@ -463,7 +476,11 @@ class _Entry:
 class _Heat:
     key: str
     started_at: datetime | None
-    seats: list[tuple[int, str, int]] = field(default_factory=list)  # table, entry, position
+    name: str = ""
+    scheduled_at: datetime | None = None
+    ended_at: datetime | None = None
+    # table, entry, position, the entry's own later start
+    seats: list[tuple[int, str, int, datetime | None]] = field(default_factory=list)
     results: list[tuple[str, dict]] = field(default_factory=list)  # entry, fields
 
 
@@ -877,6 +894,14 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
                 "name": _text(round_raw, "name", round_path, max_length=100),
                 "order": order,
                 "stage": stage,
+                "time_limit_minutes": _whole(
+                    round_raw,
+                    "time_limit_minutes",
+                    round_path,
+                    nullable=True,
+                    minimum=1,
+                    maximum=SMALL_MAX,
+                ),
                 **_advance(round_raw, round_path),
             }
         )
@@ -906,7 +931,14 @@ def _read_heat(
     heat = _Heat(
         key=_slug(raw, "key", path, max_length=30),
         started_at=_datetime(raw, "started_at", path, scope.tz),
+        name=_text(raw, "name", path, max_length=100),
+        scheduled_at=_datetime(raw, "scheduled_at", path, scope.tz),
+        ended_at=_datetime(raw, "ended_at", path, scope.tz),
     )
+    if heat.ended_at is not None and (heat.started_at is None or heat.ended_at < heat.started_at):
+        raise InterchangeError(
+            f"{path}.ended_at", "time is up before the heat started (or it never started)"
+        )
     taken: dict[int, list[str]] = defaultdict(list)
     for index, seat_raw in enumerate(_list(raw, "seats", path)):
         seat_path = f"{path}.seats[{index}]"
@@ -930,7 +962,17 @@ def _read_heat(
                 f"taken in this heat by {others}",
             )
         taken[number].append(ref)
-        heat.seats.append((number, ref, len(taken[number])))
+        own_start = _datetime(seat_raw, "started_at", seat_path, scope.tz)
+        if own_start is not None and (
+            heat.started_at is None
+            or own_start < heat.started_at
+            or (heat.ended_at is not None and own_start >= heat.ended_at)
+        ):
+            raise InterchangeError(
+                f"{seat_path}.started_at",
+                "an entry's own start must fall between the heat's start and its time-up",
+            )
+        heat.seats.append((number, ref, len(taken[number]), own_start))
     for index, result_raw in enumerate(_list(raw, "results", path)):
         result_path = f"{path}.results[{index}]"
         result_raw = _object(result_raw, result_path)
@@ -1112,7 +1154,7 @@ def _round_complete(round_plan: _Round) -> bool:
         for ref, fields in heat.results
         if fields.get("status", Result.Status.PENDING) != Result.Status.PENDING
     }
-    seated = {ref for heat in heats for _number, ref, _position in heat.seats}
+    seated = {ref for heat in heats for _number, ref, _position, _start in heat.seats}
     results = {ref for heat in heats for ref, _fields in heat.results}
     return bool(decided) and decided == (seated | results)
 
@@ -1120,10 +1162,11 @@ def _round_complete(round_plan: _Round) -> bool:
 def _round_state(round_plan: _Round) -> str:
     """Return the state an imported round starts in (the format does not carry it).
 
-    A round whose heats all started and whose entries all have a result is over:
-    closed, with its prizes given.
+    A round whose heats all started and whose entries all have a result, or
+    whose heats all have their time-up, is over: closed, with its prizes given.
     """
-    if _round_complete(round_plan):
+    heats = round_plan.heats
+    if _round_complete(round_plan) or (heats and all(heat.ended_at for heat in heats)):
         return Round.State.CLOSED
     if any(heat.started_at for heat in round_plan.heats):
         return Round.State.RUNNING
@@ -1154,12 +1197,21 @@ def _write_rounds(
                 Heat.State.TIME_UP if round_.state == Round.State.CLOSED else Heat.State.RUNNING
             )
             for order, heat_plan in enumerate(round_plan.heats, start=1):
+                if not heat_plan.started_at:
+                    state = Heat.State.SCHEDULED
+                elif heat_plan.ended_at:
+                    state = Heat.State.TIME_UP
+                else:
+                    state = started
                 heat = Heat.objects.create(
                     round=round_,
                     key=heat_plan.key,
+                    name=heat_plan.name,
                     order=order,
+                    scheduled_start=heat_plan.scheduled_at,
                     started_at=heat_plan.started_at,
-                    state=started if heat_plan.started_at else Heat.State.SCHEDULED,
+                    ended_at=heat_plan.ended_at,
+                    state=state,
                 )
                 seats += [
                     Seat(
@@ -1168,8 +1220,9 @@ def _write_rounds(
                         table_id=tables[number],
                         entry_id=entry_pks[ref],
                         position=position,
+                        started_at=own_start,
                     )
-                    for number, ref, position in heat_plan.seats
+                    for number, ref, position, own_start in heat_plan.seats
                 ]
                 results += [
                     Result(round=round_, heat=heat, entry_id=entry_pks[ref], **fields)

@@ -361,6 +361,28 @@ def test_the_example_document_is_its_own_export(db):
     assert export_document(championship) == example()
 
 
+def test_the_schedule_time_up_and_own_starts_come_back_as_they_were(db):
+    """Heat names, planned starts, time-up, own starts and a round's own limit round-trip."""
+    document = example()
+    document["competitions"][0]["rounds"][0]["time_limit_minutes"] = 100
+    championship = import_document(document)
+
+    final = Round.objects.get(championship=championship, key="individual-final")
+    assert (final.time_limit_minutes, final.effective_time_limit_minutes) == (100, 100)
+    heat = final.heats.get()
+    assert (heat.name, heat.state) == ("Finale", Heat.State.TIME_UP)
+    assert heat.scheduled_start == heat.started_at == datetime(2026, 3, 14, 9, 15, tzinfo=UTC)
+    assert heat.ended_at == datetime(2026, 3, 14, 11, 15, tzinfo=UTC)
+    own = {seat.entry.ref: seat.started_at for seat in final.seats.select_related("entry")}
+    assert own == {
+        "e1": None,
+        "e2": None,
+        "e3": datetime(2026, 3, 14, 9, 16, 30, tzinfo=UTC),
+        "e4": None,
+    }
+    assert export_document(championship) == document
+
+
 def test_an_omitted_field_takes_its_default(db):
     championship = import_document(example("minimal"))
 
@@ -602,6 +624,28 @@ BAD = {
         lambda d: heat(d)["results"][1].update(entry="e1"),
         f'{HEAT}.results[1].entry: entry "e1" already has a result in this round '
         f"({HEAT}.results[0])",
+    ),
+    "time up before the start": (
+        lambda d: heat(d).update(ended_at="2026-03-14T10:14:59+01:00"),
+        f"{HEAT}.ended_at: time is up before the heat started (or it never started)",
+    ),
+    "time up in a heat that never started": (
+        lambda d: heat(d).update(started_at=None),
+        f"{HEAT}.ended_at: time is up before the heat started (or it never started)",
+    ),
+    "an own start before the heat's": (
+        lambda d: heat(d)["seats"][2].update(started_at="2026-03-14T10:14:00+01:00"),
+        f"{HEAT}.seats[2].started_at: an entry's own start must fall between the heat's "
+        "start and its time-up",
+    ),
+    "an own start after time-up": (
+        lambda d: heat(d)["seats"][2].update(started_at="2026-03-14T12:15:00+01:00"),
+        f"{HEAT}.seats[2].started_at: an entry's own start must fall between the heat's "
+        "start and its time-up",
+    ),
+    "a round time limit of zero": (
+        set_in(["competitions", 0, "rounds", 0, "time_limit_minutes"], 0),
+        "competitions[0].rounds[0].time_limit_minutes: must be between 1 and 32767, not 0",
     ),
     "bad time format": (
         lambda d: heat(d)["results"][0].update(time="41:07"),
