@@ -150,6 +150,11 @@ def export_document(championship: Championship) -> dict:
             "publish_consent": entry.publish_consent,
             "adult_name": entry.adult_name,
             "payment_status": entry.payment_status,
+            "payment_reference": entry.payment_reference,
+            "contact_email": entry.contact_email,
+            "language": entry.language,
+            "prior_ranking": entry.prior_ranking,
+            "checked_in_at": _moment(entry.checked_in_at, tz),
         }
 
     def seat_document(number: int, ref: str, own_start: datetime | None) -> dict:
@@ -172,7 +177,7 @@ def export_document(championship: Championship) -> dict:
                 )
             ],
             "results": [
-                result_fields(result)
+                {**result_fields(result), "confirmed_at": _moment(result.confirmed_at, tz)}
                 for result in sorted(results[heat.pk], key=lambda r: r.entry.ref)
             ],
         }
@@ -348,6 +353,18 @@ def _whole(
     return value
 
 
+def _email(obj: dict, key: str, path: str) -> str:
+    """Return an optional e-mail address ("" when omitted)."""
+    email = _text(obj, key, path, max_length=254)
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            where = _at(path, key)
+            raise InterchangeError(where, f"{_show(email)} is not an e-mail address") from None
+    return email
+
+
 def _flag(obj: dict, key: str, path: str, *, default: bool = False) -> bool:
     value = _get(obj, key, path, required=False)
     if value is _MISSING or value is None:
@@ -361,6 +378,8 @@ def _choice(
     obj: dict, key: str, path: str, choices, *, what: str, required=False, default=None
 ) -> str:
     value = _text(obj, key, path, required=required, default=default)
+    if value is default and not required:  # omitted: the default, whatever it is
+        return value
     if value not in choices:
         known = ", ".join(choices)
         raise InterchangeError(_at(path, key), f'unknown {what} "{value}" (known: {known})')
@@ -651,14 +670,7 @@ def _read_persons(data: dict) -> list[dict]:
             raise InterchangeError(
                 f"{path}.country", f"{_show(country)} is not a two-letter country code"
             )
-        email = _text(raw, "email", path, max_length=254)
-        if email:
-            try:
-                validate_email(email)
-            except ValidationError:
-                raise InterchangeError(
-                    f"{path}.email", f"{_show(email)} is not an e-mail address"
-                ) from None
+        email = _email(raw, "email", path)
         persons.append(
             {
                 "ref": ref,
@@ -809,6 +821,22 @@ def _read_competition(
                         what="payment status",
                         default=Entry.Payment.UNPAID,
                     ),
+                    "payment_reference": _text(
+                        entry_raw, "payment_reference", entry_path, max_length=100
+                    ),
+                    "contact_email": _email(entry_raw, "contact_email", entry_path),
+                    "language": _choice(
+                        entry_raw,
+                        "language",
+                        entry_path,
+                        [code for code, _name in settings.LANGUAGES],
+                        what="language",
+                        default=None,
+                    ),
+                    "prior_ranking": _whole(
+                        entry_raw, "prior_ranking", entry_path, nullable=True, minimum=1
+                    ),
+                    "checked_in_at": _datetime(entry_raw, "checked_in_at", entry_path, tz),
                 },
             )
         )
@@ -983,7 +1011,7 @@ def _read_heat(
                 f'entry "{ref}" already has a result in this round ({with_result[ref]})',
             )
         with_result[ref] = result_path
-        heat.results.append((ref, _read_result(result_raw, result_path, scope.pieces)))
+        heat.results.append((ref, _read_result(result_raw, result_path, scope)))
     return heat
 
 
@@ -1002,8 +1030,9 @@ def _entry_ref(raw: dict, path: str, scope: _Scope) -> str:
     return ref
 
 
-def _read_result(raw: dict, path: str, pieces: int) -> dict:
-    """Check a result's inputs; its computed fields are ignored."""
+def _read_result(raw: dict, path: str, scope: _Scope) -> dict:
+    """Check a result's inputs and confirmation; its computed fields are ignored."""
+    pieces = scope.pieces
     status = _choice(raw, "status", path, RESULT_STATUSES, what="status", required=True)
     piece_limit = min(pieces, SMALL_MAX)
     fields = {
@@ -1029,6 +1058,7 @@ def _read_result(raw: dict, path: str, pieces: int) -> dict:
     except timing.AttemptError as error:
         name = ATTEMPT_FIELDS.get(error.field, error.field)
         raise InterchangeError(f"{path}.{name}", error.message) from None
+    fields["confirmed_at"] = _datetime(raw, "confirmed_at", path, scope.tz)
     return fields
 
 
@@ -1126,8 +1156,7 @@ def _write_entries(
                     confirmed_at=registered_at if status == Entry.Status.CONFIRMED else None,
                     withdrawn_at=now if status == Entry.Status.WITHDRAWN else None,
                     fee=category.fee,
-                    language=championship.language,
-                    **fields,
+                    **{**fields, "language": fields["language"] or championship.language},
                 )
             )
     Entry.objects.bulk_create(entries)

@@ -383,6 +383,41 @@ def test_the_schedule_time_up_and_own_starts_come_back_as_they_were(db):
     assert export_document(championship) == document
 
 
+def test_check_ins_payments_rankings_and_confirmations_come_back(db):
+    """What the day's tools set (check-in, payment, seeding, confirmation) survives a move."""
+    from judging.services import CaptureConflict, CaptureInput, capture_record
+
+    championship = import_document(example())
+
+    e1 = Entry.objects.get(ref="e1")
+    assert (e1.payment_reference, e1.language, e1.prior_ranking) == ("Vipps 4711", "nb", 12)
+    assert e1.checked_in_at == datetime(2026, 3, 14, 8, 41, tzinfo=UTC)
+    assert Entry.objects.get(ref="e3").language == "en"
+    assert Entry.objects.get(ref="e6").checked_in_at is None
+    confirmed = Result.objects.get(entry=e1)
+    assert confirmed.confirmed_at == datetime(2026, 3, 14, 9, 56, 31, tzinfo=UTC)
+    # A confirmed result stays locked against a judge's tap after the move.
+    final = Round.objects.get(championship=championship, key="individual-final")
+    judge = factories.role(championship, ChampionshipRole.Role.JUDGE)
+    with pytest.raises(CaptureConflict, match="confirmed"):
+        capture_record(
+            round_=final,
+            entry=e1,
+            judge=judge,
+            data=CaptureInput(
+                client_id=uuid.uuid4(),
+                kind="finish",
+                at=datetime(2026, 3, 14, 9, 50, tzinfo=UTC),
+            ),
+            now=datetime(2026, 3, 14, 10, 0, tzinfo=UTC),
+        )
+    # Omitted, an entry's language is the championship's.
+    document = example()
+    del document["competitions"][0]["entries"][2]["language"]
+    again = import_document(document, replace=True)
+    assert Entry.objects.get(category__championship=again, ref="e3").language == "nb"
+
+
 def test_an_omitted_field_takes_its_default(db):
     championship = import_document(example("minimal"))
 
@@ -646,6 +681,23 @@ BAD = {
     "a round time limit of zero": (
         set_in(["competitions", 0, "rounds", 0, "time_limit_minutes"], 0),
         "competitions[0].rounds[0].time_limit_minutes: must be between 1 and 32767, not 0",
+    ),
+    "bad contact e-mail": (
+        set_in(["competitions", 0, "entries", 0, "contact_email"], "mor at example.org"),
+        'competitions[0].entries[0].contact_email: "mor at example.org" is not an e-mail address',
+    ),
+    "unknown entry language": (
+        set_in(["competitions", 0, "entries", 0, "language"], "fi"),
+        'competitions[0].entries[0].language: unknown language "fi" (known: en, nb, sv, da)',
+    ),
+    "a prior ranking of zero": (
+        set_in(["competitions", 0, "entries", 0, "prior_ranking"], 0),
+        "competitions[0].entries[0].prior_ranking: must be between 1 and 2147483647, not 0",
+    ),
+    "a bad confirmation time": (
+        lambda d: heat(d)["results"][0].update(confirmed_at="yesterday"),
+        f'{HEAT}.results[0].confirmed_at: "yesterday" is not an ISO 8601 date and time '
+        '(like "2026-03-14T10:00:00+01:00")',
     ),
     "bad time format": (
         lambda d: heat(d)["results"][0].update(time="41:07"),
