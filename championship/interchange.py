@@ -155,6 +155,10 @@ def export_document(championship: Championship) -> dict:
             "language": entry.language,
             "prior_ranking": entry.prior_ranking,
             "checked_in_at": _moment(entry.checked_in_at, tz),
+            "fee": f"{entry.fee:.2f}",
+            "walkover_at": _moment(entry.walkover_at, tz),
+            "walkover_reason": entry.walkover_reason,
+            "notes": entry.notes,
         }
 
     def seat_document(number: int, ref: str, own_start: datetime | None) -> dict:
@@ -203,6 +207,10 @@ def export_document(championship: Championship) -> dict:
             "time_limit_minutes": category.time_limit_minutes,
             "capacity": category.capacity,
             "fee": f"{category.fee:.2f}",
+            "name": category.name,
+            "puzzle_brand": category.puzzle_brand,
+            "puzzle_motif": category.puzzle_motif,
+            "registration_opens_at": _moment(category.registration_opens_at, tz),
             "min_members": category.min_members,
             "max_members": category.max_members,
             "entries": [
@@ -228,9 +236,18 @@ def export_document(championship: Championship) -> dict:
             "currency": championship.currency,
             "language": championship.language,
             "venue": championship.venue,
+            "address": championship.address,
+            "registration_deadline": _moment(championship.registration_deadline, tz),
+            "listed": championship.is_public,
         },
         "tables": [
-            {"number": t.number, "label": t.label, "seats": t.seats, "token": t.token}
+            {
+                "number": t.number,
+                "label": t.label,
+                "seats": t.seats,
+                "token": t.token,
+                "reserved_for_guests": t.reserved_for_guests,
+            }
             for t in tables
         ],
         "persons": [
@@ -452,7 +469,7 @@ def _duration(obj: dict, key: str, path: str) -> int | None:
     return milliseconds
 
 
-def _fee(obj: dict, key: str, path: str, *, default: Decimal) -> Decimal:
+def _fee(obj: dict, key: str, path: str, *, default: Decimal | None) -> Decimal | None:
     value = _get(obj, key, path, required=False)
     if value is _MISSING or value is None:
         return default
@@ -482,6 +499,7 @@ class _Table:
     label: str
     seats: int
     token: str | None
+    reserved_for_guests: bool = False
 
 
 @dataclass
@@ -615,6 +633,7 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         default=preset.language,
     )
     venue = _text(section, "venue", path, max_length=200)
+    tz = zoneinfo.ZoneInfo(zone)
     fields = {
         "slug": slug,
         "name": name,
@@ -625,6 +644,9 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         "currency": currency,
         "language": language,
         "venue": venue,
+        "address": _text(section, "address", path, max_length=300),
+        "registration_deadline": _datetime(section, "registration_deadline", path, tz),
+        "is_public": _flag(section, "listed", path, default=True),
     }
     return fields, preset, rules
 
@@ -651,7 +673,8 @@ def _read_tables(data: dict) -> list[_Table]:
             if token in tokens:
                 raise InterchangeError(f"{path}.token", f"duplicate token (also {tokens[token]})")
             tokens[token] = path
-        tables.append(_Table(path, number, label, seats, token))
+        reserved = _flag(raw, "reserved_for_guests", path)
+        tables.append(_Table(path, number, label, seats, token, reserved))
     return tables
 
 
@@ -748,6 +771,10 @@ def _read_competition(
         "min_members": _whole(
             raw, "min_members", path, default=defaults.min_members, minimum=1, maximum=SMALL_MAX
         ),
+        "name": _text(raw, "name", path, max_length=100),
+        "puzzle_brand": _text(raw, "puzzle_brand", path, max_length=100),
+        "puzzle_motif": _text(raw, "puzzle_motif", path, max_length=200),
+        "registration_opens_at": _datetime(raw, "registration_opens_at", path, tz),
     }
     fields["max_members"] = _whole(
         raw,
@@ -837,10 +864,22 @@ def _read_competition(
                         entry_raw, "prior_ranking", entry_path, nullable=True, minimum=1
                     ),
                     "checked_in_at": _datetime(entry_raw, "checked_in_at", entry_path, tz),
+                    "fee": _fee(entry_raw, "fee", entry_path, default=None),
+                    **_walkover(entry_raw, entry_path, tz),
+                    "notes": _text(entry_raw, "notes", entry_path, max_length=10_000),
                 },
             )
         )
     return competition
+
+
+def _walkover(raw: dict, path: str, tz: tzinfo) -> dict:
+    """Return an entry's walk-over (when, and why: a walk-over needs its reason)."""
+    at = _datetime(raw, "walkover_at", path, tz)
+    reason = _text(raw, "walkover_reason", path, max_length=10_000)
+    if at is not None and not reason.strip():
+        raise InterchangeError(f"{path}.walkover_reason", "a walk-over needs its reason")
+    return {"walkover_at": at, "walkover_reason": reason}
 
 
 def _advance(raw: dict, path: str) -> dict:
@@ -1118,6 +1157,7 @@ def _write(plan: _Plan, *, replace: bool) -> Championship:
                 label=table.label,
                 seats=table.seats,
                 token=table.token or new_token(),
+                reserved_for_guests=table.reserved_for_guests,
             )
             for table in plan.tables
         )
@@ -1155,8 +1195,11 @@ def _write_entries(
                     registered_at=registered_at,
                     confirmed_at=registered_at if status == Entry.Status.CONFIRMED else None,
                     withdrawn_at=now if status == Entry.Status.WITHDRAWN else None,
-                    fee=category.fee,
-                    **{**fields, "language": fields["language"] or championship.language},
+                    **{
+                        **fields,
+                        "language": fields["language"] or championship.language,
+                        "fee": category.fee if fields["fee"] is None else fields["fee"],
+                    },
                 )
             )
     Entry.objects.bulk_create(entries)

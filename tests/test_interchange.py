@@ -7,6 +7,7 @@ import io
 import json
 import uuid
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import jsonschema
@@ -243,6 +244,9 @@ def test_the_export_holds_the_whole_championship(realistic):
         "currency": "NOK",
         "language": "nb",
         "venue": "Sølvberget, Stavanger",
+        "address": "",
+        "registration_deadline": None,
+        "listed": True,
     }
     assert [t["number"] for t in document["tables"]] == list(range(1, 9))
     assert document["tables"][0]["seats"] == 2 and document["tables"][0]["label"] == "Window"
@@ -344,6 +348,8 @@ def test_the_export_follows_the_schema(realistic):
     jsonschema.validate(export_document(realistic), SCHEMA, jsonschema.Draft202012Validator)
     for name in ("small", "minimal"):
         jsonschema.validate(example(name), SCHEMA, jsonschema.Draft202012Validator)
+    for name in ("small", "minimal"):
+        jsonschema.validate(example(name), SCHEMA, jsonschema.Draft202012Validator)
 
 
 def test_the_schema_knows_every_ruleset_parameter():
@@ -411,6 +417,20 @@ def test_check_ins_payments_rankings_and_confirmations_come_back(db):
             ),
             now=datetime(2026, 3, 14, 10, 0, tzinfo=UTC),
         )
+    # The rest of what an organiser set up comes back too.
+    assert championship.address == "Kulturhusgata 2, 4005 Stavanger" and championship.is_public
+    assert championship.registration_deadline == datetime(2026, 3, 7, 22, 59, tzinfo=UTC)
+    reserved = championship.tables.filter(reserved_for_guests=True)
+    assert list(reserved.values_list("number", flat=True)) == [4]
+    individual = championship.categories.get(kind="individual")
+    assert (individual.name, individual.puzzle_brand, individual.puzzle_motif) == (
+        "Individual",
+        "Ravensburger",
+        "Fjordlandskap",
+    )
+    assert individual.registration_opens_at == datetime(2026, 1, 10, 11, 0, tzinfo=UTC)
+    assert Entry.objects.get(ref="e3").notes == "Needs a table near the door"
+    assert Entry.objects.get(ref="e6").fee == Decimal("400.00")
     # Omitted, an entry's language is the championship's.
     document = example()
     del document["competitions"][0]["entries"][2]["language"]
@@ -681,6 +701,14 @@ BAD = {
     "a round time limit of zero": (
         set_in(["competitions", 0, "rounds", 0, "time_limit_minutes"], 0),
         "competitions[0].rounds[0].time_limit_minutes: must be between 1 and 32767, not 0",
+    ),
+    "a walk-over without its reason": (
+        set_in(["competitions", 0, "entries", 0, "walkover_at"], "2026-03-14T10:05:00+01:00"),
+        "competitions[0].entries[0].walkover_reason: a walk-over needs its reason",
+    ),
+    "a negative entry fee": (
+        set_in(["competitions", 0, "entries", 0, "fee"], "-5.00"),
+        "competitions[0].entries[0].fee: must be between 0 and 999999.99, not -5.00",
     ),
     "bad contact e-mail": (
         set_in(["competitions", 0, "entries", 0, "contact_email"], "mor at example.org"),
