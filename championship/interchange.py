@@ -53,7 +53,7 @@ from championship.models import (
     Table,
     new_token,
 )
-from championship.rules import timing
+from championship.rules import identity, timing
 from championship.rules.advancement import Advance, AdvancementError
 from registration.models import Entry, EntryMember, Person
 from results.models import Result
@@ -564,6 +564,10 @@ def _read(data: Any) -> _Plan:
     tables = _read_tables(data)
     persons = _read_persons(data)
     person_names = {person["ref"]: person["name"] for person in persons}
+    identities = {
+        person["ref"]: identity.Identity(person["name"], person["email"], person["birth_date"])
+        for person in persons
+    }
 
     competitions = []
     entry_paths: dict[str, str] = {}
@@ -572,7 +576,7 @@ def _read(data: Any) -> _Plan:
     raw_competitions = _list(data, "competitions", "")
     for index, raw in enumerate(raw_competitions):
         competition = _read_competition(
-            raw, f"competitions[{index}]", preset, rules, tz, person_names, entry_paths
+            raw, f"competitions[{index}]", preset, rules, tz, person_names, entry_paths, identities
         )
         key = competition.fields["key"]
         if key in competition_keys:
@@ -731,6 +735,13 @@ def _citizenship(raw: dict, path: str) -> list[str]:
     return [code.upper() for code in codes]
 
 
+# How two persons of a document turned out to be the same person.
+SAME_PERSON_BY = {
+    identity.SAME_EMAIL: "the same e-mail address",
+    identity.SAME_NAME_AND_BIRTH_DATE: "the same name and birth date",
+}
+
+
 def _members_span(low: int, high: int) -> str:
     count = f"{low}" if low == high else f"{low} to {high}"
     return f"{count} member" if count == "1" else f"{count} members"
@@ -744,6 +755,7 @@ def _read_competition(
     tz: tzinfo,
     person_names: dict[str, str],
     entry_paths: dict[str, str],
+    identities: dict[str, identity.Identity],
 ) -> _Competition:
     """Check a competition's settings and entries (its rounds come later)."""
     raw = _object(raw, path)
@@ -786,8 +798,10 @@ def _read_competition(
     )
     competition = _Competition(path=path, fields=fields)
     low, high = fields["min_members"], fields["max_members"]
-    # Who already has an entry in this category, for the one-entry-per-person rule.
+    # Who already has an entry in this category, for the one-entry-per-person rule: by id,
+    # and as people (the same e-mail, or the same name and birth date).
     entered: dict[str, str] = {}
+    entered_people: identity.People[tuple[str, str]] = identity.People()
     for index, entry_raw in enumerate(_list(raw, "entries", path)):
         entry_path = f"{path}.entries[{index}]"
         entry_raw = _object(entry_raw, entry_path)
@@ -819,7 +833,17 @@ def _read_competition(
             what="status",
             default=Entry.Status.CONFIRMED,
         )
+        # An import restores a championship; it registers nothing. So it keeps an entry that
+        # would be unofficial where unofficial_allowed is false, and a member without e-mail
+        # or birth date; it refuses only the same person in two entries of a category.
         if rules.one_entry_per_person_per_category and status != Entry.Status.WITHDRAWN:
+            people = [identities[member] for member in members]
+            for clash in identity.clashes_within(people):
+                raise InterchangeError(
+                    f"{entry_path}.members[{clash.member}]",
+                    f'person "{members[clash.member]}" has {SAME_PERSON_BY[clash.how]} as '
+                    f'person "{members[clash.other]}": the same person cannot be two members',
+                )
             for position, member in enumerate(members):
                 if member in entered:
                     raise InterchangeError(
@@ -827,7 +851,18 @@ def _read_competition(
                         f'person "{member}" already has an entry in this category '
                         f"({entered[member]}); the ruleset allows one",
                     )
+                match = entered_people.find(people[position])
+                if match is not None:
+                    how, (other, other_path) = match
+                    raise InterchangeError(
+                        f"{entry_path}.members[{position}]",
+                        f'person "{member}" has {SAME_PERSON_BY[how]} as person "{other}", '
+                        f"who already has an entry in this category ({other_path}); "
+                        "the ruleset allows one",
+                    )
             entered.update(dict.fromkeys(members, entry_path))
+            for member, person in zip(members, people, strict=True):
+                entered_people.add(person, (member, entry_path))
         default_name = " & ".join(person_names[member] for member in members)
         competition.entries.append(
             _Entry(

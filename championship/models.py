@@ -14,6 +14,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from championship import rulesets
+from championship.rules import deadline
 
 
 def new_token() -> str:
@@ -120,13 +121,17 @@ class Championship(models.Model):
         return timezone.localtime(self.starts_at, self.tzinfo).date()
 
     def effective_registration_deadline(self):
-        """Return when registration closes, by the organiser's deadline or the preset's rule."""
-        if self.registration_deadline:
-            return self.registration_deadline
-        days = self.rules.registration_closes_days_before
-        if days is None:
-            return self.starts_at
-        return self.starts_at - timedelta(days=days)
+        """Return when registration closes: the earlier of the organiser's and the preset's.
+
+        The preset's deadline (rogaland: 5 days before the start) keeps the start's
+        wall-clock time in the championship's time zone.
+        """
+        return deadline.registration_deadline(
+            starts_at=self.starts_at,
+            tz=self.tzinfo,
+            closes_days_before=self.rules.registration_closes_days_before,
+            organiser_deadline=self.registration_deadline,
+        )
 
     def clean(self):
         super().clean()

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from championship.admin import RECORD_FIELDSET, ScopedModelAdmin, ScopedTabularInline
+from registration import services
 from registration.models import Entry, EntryMember, Person
 
 RelatedOnly = admin.RelatedOnlyFieldListFilter
@@ -56,6 +57,20 @@ class PersonAdmin(ScopedModelAdmin):
         (_("Publication"), {"fields": ("publish_consent",)}),
         RECORD_FIELDSET,
     )
+
+    # A correction of a residence or citizenship re-ranks the person's results (the service).
+    def save_model(self, request, obj, form, change):
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        changes = {name: getattr(obj, name) for name in form.changed_data}
+        services.person_update(person=obj, by=request.user, **changes)
+
+    def delete_model(self, request, obj):
+        services.persons_delete(persons=[obj], by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        services.persons_delete(persons=list(queryset), by=request.user)
 
 
 class EntryMemberInline(ScopedTabularInline):
@@ -136,6 +151,12 @@ class EntryAdmin(ScopedModelAdmin):
             .get_queryset(request)
             .prefetch_related(Prefetch("memberships", queryset=members))
         )
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # Members added, removed or replaced change whether the entry is official.
+        if change and any(formset.has_changed() for formset in formsets):
+            services.entry_members_changed(entry=form.instance, by=request.user)
 
     @admin.display(description=_("members"))
     def member_names(self, obj):

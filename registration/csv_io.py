@@ -25,11 +25,12 @@ from datetime import date, datetime
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django_countries import countries
 
 from championship.models import Category, Championship
-from championship.rules import eligibility
+from championship.rules import eligibility, identity
 from registration import services
 from registration.models import Entry
 from registration.services import MemberData
@@ -641,7 +642,8 @@ def parse_entries(
 
     categories = _category_lookup(championship)
     rules = championship.rules
-    seen_emails: dict[tuple[int, str], int] = {}
+    # The people of the earlier rows, per category, with their rows' lines.
+    seen: dict[int, identity.People[int]] = {}
     line_number = 1
     for cells in records:
         line_number += 1
@@ -716,21 +718,9 @@ def parse_entries(
             except ValidationError as error:
                 row.problems.extend(_service_problems(error, reader.bad_fields))
             if rules.one_entry_per_person_per_category:
-                for index, member in enumerate(row.members):
-                    email = member.email.strip().casefold()
-                    if not email:
-                        continue
-                    earlier = seen_emails.setdefault((row.category.pk, email), row.line)
-                    if earlier != row.line:
-                        row.problems.append(
-                            _member_label(index)
-                            + ": "
-                            + _(
-                                "%(email)s is already in row %(line)s of the file: "
-                                "one entry per person in a category."
-                            )
-                            % {"email": member.email.strip(), "line": earlier}
-                        )
+                row.problems.extend(
+                    _earlier_rows_problems(row, seen.setdefault(row.category.pk, identity.People()))
+                )
             row.official = eligibility.officiality(
                 row.category.kind, [m.as_rules_member() for m in row.members], rules
             ).official
@@ -740,6 +730,40 @@ def parse_entries(
         preview.rows.append(row)
     _expect_statuses(preview)
     return preview
+
+
+def _earlier_rows_problems(row: ImportRow, earlier: identity.People[int]) -> list[str]:
+    """Return the row's members who are already in an earlier row of the same category.
+
+    People are compared as the registration compares them (by e-mail, or by name
+    and birth date); ``earlier`` holds the earlier rows' people with their lines,
+    and the row's members join it for the rows after it.
+    """
+    problems = []
+    people = [member.as_identity() for member in row.members]
+    for index, (member, person) in enumerate(zip(row.members, people, strict=True)):
+        match = earlier.find(person)
+        if match is None:
+            continue
+        how, line = match
+        if how == identity.SAME_EMAIL:
+            message = _(
+                "%(email)s is already in row %(line)s of the file: one entry per person in a "
+                "category."
+            ) % {"email": member.email.strip(), "line": line}
+        else:
+            message = _(
+                "%(name)s, born %(birth_date)s, is already in row %(line)s of the file: one "
+                "entry per person in a category."
+            ) % {
+                "name": member.name.strip(),
+                "birth_date": date_format(member.birth_date),
+                "line": line,
+            }
+        problems.append(f"{_member_label(index)}: {message}")
+    for person in people:
+        earlier.add(person, row.line)
+    return problems
 
 
 def _expect_statuses(preview: ImportPreview) -> None:

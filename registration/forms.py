@@ -48,6 +48,12 @@ class MemberForm(forms.Form):
                 max_value=120,
                 required=False,
             )
+        if rules.one_entry_per_person_per_category:
+            # Each person may enter once: the rule tells people apart by these.
+            self.fields["email"].help_text = _(
+                "An e-mail address or a birth date is needed for each member: each person "
+                "may have one entry in this category."
+            )
         if self.prefix and self.prefix.endswith("-0"):
             self.fields["email"].required = True
 

@@ -15,14 +15,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_countries import countries
 
 from championship.models import Category, new_token
-from championship.rules import eligibility
+from championship.rules import eligibility, identity
 from championship.selectors import CLOSED, NOT_OPEN, OPEN, registration_state
-from registration import notifications
+from registration import notifications, signals
 from registration.models import Entry, EntryMember, Person
 
 
@@ -47,6 +48,9 @@ class MemberData:
             years_in_region=self.years_in_region,
             citizenship=tuple(code.upper() for code in self.citizenship),
         )
+
+    def as_identity(self) -> identity.Identity:
+        return identity.Identity(name=self.name, email=self.email, birth_date=self.birth_date)
 
 
 def country_name(code: str) -> str:
@@ -81,24 +85,39 @@ REASONS = {
 
 @dataclass(frozen=True)
 class OfficialityExplained:
-    """Whether an entry will be official, with a sentence a registrant understands."""
+    """Whether an entry will be official, with a sentence a registrant understands.
+
+    ``refused``: the entry would be unofficial, and the rules take official entries only.
+    """
 
     official: bool
     summary: str
     members: tuple[str, ...]
+    refused: bool = False
+
+
+def _member_name(member: MemberData, index: int) -> str:
+    """Return the member's name, or "Member N" (``index`` counts from 0) while there is none."""
+    return member.name.strip() or _("Member %(number)s") % {"number": index + 1}
 
 
 def explain_officiality(category: Category, members: list[MemberData]) -> OfficialityExplained:
-    """Return whether an entry of ``members`` would be official, and why, in the active language."""
+    """Return whether an entry of ``members`` would be official, and why, in the active language.
+
+    Where the rules take no unofficial entries (``unofficial_allowed`` false), an
+    entry that would be unofficial is told it will be refused.
+    """
     rules = category.championship.rules
     result = eligibility.officiality(category.kind, [m.as_rules_member() for m in members], rules)
     reasons = tuple(
-        f"{member.name or _('Member %(number)s') % {'number': index}}: "
-        f"{REASONS[each.reason](rules)}"
-        for index, (member, each) in enumerate(zip(members, result.members, strict=True), 1)
+        f"{_member_name(member, index)}: {REASONS[each.reason](rules)}"
+        for index, (member, each) in enumerate(zip(members, result.members, strict=True))
     )
+    refused = not result.official and not rules.unofficial_allowed
     if result.official:
         summary = _("The entry will be official.")
+    elif refused:
+        summary = _refused_summary(category, result)
     elif category.kind == "individual":
         summary = _("The entry will be unofficial (hors concours).")
     else:
@@ -109,7 +128,61 @@ def explain_officiality(category: Category, members: list[MemberData]) -> Offici
             "needed, %(eligible)s given.",
             result.required_count,
         ) % {"required": result.required_count, "eligible": result.eligible_count}
-    return OfficialityExplained(result.official, summary, reasons)
+    return OfficialityExplained(result.official, summary, reasons, refused)
+
+
+def _refused_summary(category: Category, result: eligibility.Officiality) -> str:
+    if category.kind == "individual":
+        return _("The entry will be refused: this championship takes official entries only.")
+    return ngettext(
+        "The entry will be refused: this championship takes official entries only, and "
+        "%(required)s eligible member is needed, %(eligible)s given.",
+        "The entry will be refused: this championship takes official entries only, and "
+        "%(required)s eligible members are needed, %(eligible)s given.",
+        result.required_count,
+    ) % {"required": result.required_count, "eligible": result.eligible_count}
+
+
+# The member's field that an eligibility rule reads, for the error of an ineligible member.
+ELIGIBILITY_FIELD = {"citizenship": "citizenship", "region_residence": "region"}
+
+
+def _officiality_errors(category: Category, members: list[MemberData]) -> dict:
+    """Return why an entry is refused when it would be unofficial and the rules want official ones.
+
+    Each ineligible member gets the reason (as the officiality check gives it) on
+    the field the rule reads; the entry as a whole gets the summary.
+    """
+    rules = category.championship.rules
+    if rules.unofficial_allowed or not members:
+        return {}
+    result = eligibility.officiality(category.kind, [m.as_rules_member() for m in members], rules)
+    if result.official:
+        return {}
+    if category.kind == "individual":
+        summary = _(
+            "This championship takes official entries only, and this entry would be "
+            "unofficial (hors concours)."
+        )
+    else:
+        summary = ngettext(
+            "This championship takes official entries only, and this entry would be "
+            "unofficial (hors concours): %(required)s eligible member is needed, "
+            "%(eligible)s given.",
+            "This championship takes official entries only, and this entry would be "
+            "unofficial (hors concours): %(required)s eligible members are needed, "
+            "%(eligible)s given.",
+            result.required_count,
+        ) % {"required": result.required_count, "eligible": result.eligible_count}
+    errors: dict[str, list[str]] = {"__all__": [summary]}
+    field_name = ELIGIBILITY_FIELD.get(rules.eligibility, "name")
+    for index, (member, each) in enumerate(zip(members, result.members, strict=True)):
+        if not each.eligible:
+            errors[f"members.{index}.{field_name}"] = [
+                _("%(member)s: %(reason)s, so the entry cannot be official.")
+                % {"member": _member_name(member, index), "reason": REASONS[each.reason](rules)}
+            ]
+    return errors
 
 
 def _member_errors(category: Category, members: list[MemberData], adult_name: str) -> dict:
@@ -171,33 +244,95 @@ def _member_errors(category: Category, members: list[MemberData], adult_name: st
             )
         else:
             add(key, _("Give the birth date: this category has an age limit."))
+    if rules.one_entry_per_person_per_category:
+        for key, message in _identity_errors(members):
+            add(key, message)
     return errors
 
 
+def _identity_errors(members: list[MemberData]) -> list[tuple[str, str]]:
+    """Return the members who cannot be told apart, where each person may enter once.
+
+    A member needs an e-mail address or a birth date (with the name); two members
+    of one entry cannot be the same person. The first member, who must give an
+    e-mail address anyway, and two equal e-mail addresses are told by
+    ``_member_errors`` already, under every ruleset.
+    """
+    problems = []
+    for index, member in enumerate(members[1:], start=1):
+        if not member.email.strip() and member.birth_date is None:
+            problems.append(
+                (
+                    f"members.{index}.email",
+                    _(
+                        "Give an e-mail address or a birth date for %(member)s: each person "
+                        "may have one entry in this category, and these tell people apart."
+                    )
+                    % {"member": _member_name(member, index)},
+                )
+            )
+    identities = [member.as_identity() for member in members]
+    for clash in identity.clashes_within(identities):
+        if clash.how == identity.SAME_NAME_AND_BIRTH_DATE:
+            problems.append(
+                (
+                    f"members.{clash.member}.name",
+                    _(
+                        "%(member)s has the same name and birth date as member %(number)s: "
+                        "one person cannot be two members of an entry."
+                    )
+                    % {
+                        "member": _member_name(members[clash.member], clash.member),
+                        "number": clash.other + 1,
+                    },
+                )
+            )
+    return problems
+
+
 def _duplicate_entry_errors(category: Category, members: list[MemberData], *, exclude=None):
-    """Return errors for members already in another entry of the category (where the rules say)."""
+    """Return errors for members already in another entry of the category (where the rules say).
+
+    Members are compared as people (``championship.rules.identity``): by e-mail
+    address, or by name and birth date. Withdrawn entries do not count.
+    """
     if not category.championship.rules.one_entry_per_person_per_category:
         return {}
-    errors = {}
+    emails = {m.email.strip() for m in members if m.email.strip()}
+    birth_dates = {m.birth_date for m in members if m.birth_date is not None}
+    if not emails and not birth_dates:
+        return {}
+    # Narrowed in the database to the candidates; compared as people below.
+    lookup = Q(person__birth_date__in=birth_dates) if birth_dates else Q(pk__in=[])
+    for email in emails:
+        lookup |= Q(person__email__iexact=email)
     taken = (
-        EntryMember.objects.filter(entry__category=category)
+        EntryMember.objects.filter(lookup, entry__category=category)
         .exclude(entry__status=Entry.Status.WITHDRAWN)
         .select_related("person")
+        .order_by("entry__registered_at", "entry_id", "position")
     )
     if exclude is not None:
         taken = taken.exclude(entry=exclude)
-    lookup = Q()
-    emails = [m.email.strip() for m in members if m.email.strip()]
-    for email in emails:
-        lookup |= Q(person__email__iexact=email)
-    if not emails:
-        return {}
-    registered = {membership.person.email.lower() for membership in taken.filter(lookup)}
-    for index, member in enumerate(members):
-        if member.email.strip().lower() in registered:
-            errors[f"members.{index}.email"] = [
+    others = [
+        identity.Identity(name=m.person.name, email=m.person.email, birth_date=m.person.birth_date)
+        for m in taken
+    ]
+    errors = {}
+    for clash in identity.clashes_with_others([m.as_identity() for m in members], others):
+        member = members[clash.member]
+        if clash.how == identity.SAME_EMAIL:
+            errors[f"members.{clash.member}.email"] = [
                 _("%(email)s is already registered in this category: one entry per person.")
                 % {"email": member.email.strip()}
+            ]
+        else:
+            errors[f"members.{clash.member}.name"] = [
+                _(
+                    "%(name)s, born %(birth_date)s, is already registered in this category: "
+                    "one entry per person."
+                )
+                % {"name": member.name.strip(), "birth_date": date_format(member.birth_date)}
             ]
     return errors
 
@@ -221,8 +356,12 @@ def validate_registration(
     elif state == NOT_OPEN:
         errors["__all__"] = [_("Registration for this category has not opened yet.")]
     errors.update(_member_errors(category, members, adult_name))
-    for key, messages in _duplicate_entry_errors(category, members).items():
-        errors.setdefault(key, []).extend(messages)
+    for extra in (
+        _duplicate_entry_errors(category, members),
+        _officiality_errors(category, members),
+    ):
+        for key, messages in extra.items():
+            errors.setdefault(key, []).extend(messages)
     if errors:
         raise ValidationError(errors)
 
@@ -392,19 +531,27 @@ def entry_update_details(
     name: str = "",
     adult_name: str = "",
     publish_consent: bool = False,
+    by=None,
 ) -> Entry:
     """Correct an entry's details and its members'; the same rules as at registration.
 
-    The entry keeps its status and its place in the queue.
+    The entry keeps its status and its place in the queue. When a member's
+    residence or citizenship changes, or a member comes or goes, the entries
+    concerned are re-ranked wherever they have a result (``members_changed``).
     """
     category = entry.category
     errors = _member_errors(category, members, adult_name)
-    for key, messages in _duplicate_entry_errors(category, members, exclude=entry).items():
-        errors.setdefault(key, []).extend(messages)
+    for extra in (
+        _duplicate_entry_errors(category, members, exclude=entry),
+        _officiality_errors(category, members),
+    ):
+        for key, messages in extra.items():
+            errors.setdefault(key, []).extend(messages)
     if errors:
         raise ValidationError(errors)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     memberships = list(entry.memberships.select_related("person").order_by("position"))
+    changed = {entry.pk} if len(members) != len(memberships) else set()
     for position, member in enumerate(members, start=1):
         values = {
             "name": member.name.strip(),
@@ -419,9 +566,12 @@ def entry_update_details(
         }
         if position <= len(memberships):
             person = memberships[position - 1].person
+            before = officiality_inputs(person)
             for attribute, value in values.items():
                 setattr(person, attribute, value)
             person.save()
+            if officiality_inputs(person) != before:
+                changed.update(person.memberships.values_list("entry_id", flat=True))
         else:
             person = Person.objects.create(championship=category.championship, **values)
             EntryMember.objects.create(entry=entry, person=person, position=position)
@@ -435,7 +585,74 @@ def entry_update_details(
     entry.publish_consent = publish_consent
     entry.contact_email = members[0].email.strip()
     entry.save()
+    _members_changed(Entry.objects.filter(pk__in=changed), by=by)
     return entry
+
+
+def officiality_inputs(person: Person) -> tuple:
+    """Return what decides whether ``person`` is eligible, as comparable values.
+
+    Citizenship, region and earlier years in the region: what
+    ``championship.rules.eligibility`` reads.
+    """
+    citizenship = person.citizenship
+    if isinstance(citizenship, str):
+        citizenship = [citizenship]
+    return (
+        tuple(sorted(code.upper() for code in citizenship or ())),
+        person.region.strip().casefold(),
+        person.years_in_region,
+    )
+
+
+def _members_changed(entries, *, by=None) -> None:
+    """Tell the apps built on registration that ``entries``' members changed (they re-rank)."""
+    entries = list(entries)
+    if entries:
+        signals.members_changed.send(sender=Entry, entries=entries, by=by)
+
+
+PERSON_FIELDS = frozenset(
+    field.name for field in Person._meta.concrete_fields if field.editable and not field.primary_key
+)
+
+
+@transaction.atomic
+def person_update(*, person: Person, by=None, **changes) -> Person:
+    """Correct a person's details, e.g. an organiser's correction of a residence or citizenship.
+
+    ``changes`` are the person's fields and their new values; values already set
+    on ``person`` are saved as well. When what decides the person's officiality
+    changed, every entry of the person is re-ranked wherever it has a result.
+    """
+    unknown = set(changes) - PERSON_FIELDS
+    if unknown:
+        raise TypeError(f"not fields of a person: {', '.join(sorted(unknown))}")
+    stored = Person.objects.select_for_update().get(pk=person.pk)
+    for name, value in changes.items():
+        setattr(person, name, value)
+    person.save()
+    if officiality_inputs(person) != officiality_inputs(stored):
+        _members_changed(Entry.objects.filter(memberships__person=person).distinct(), by=by)
+    return person
+
+
+@transaction.atomic
+def persons_delete(*, persons, by=None) -> None:
+    """Delete persons (and their memberships); the entries they were in are re-ranked."""
+    pks = [person.pk for person in persons]
+    entries = list(Entry.objects.filter(memberships__person__in=pks).distinct())
+    Person.objects.filter(pk__in=pks).delete()
+    _members_changed(entries, by=by)
+
+
+@transaction.atomic
+def entry_members_changed(*, entry: Entry, by=None) -> None:
+    """Record that an entry's members were changed elsewhere (the admin): re-rank the entry.
+
+    Call inside the transaction that changed them.
+    """
+    _members_changed([entry], by=by)
 
 
 @transaction.atomic

@@ -168,6 +168,7 @@ def manage(request, slug, token):
                     name=entry_form.cleaned_data.get("name", ""),
                     adult_name=entry_form.cleaned_data.get("adult_name", ""),
                     publish_consent=entry_form.cleaned_data["publish_consent"],
+                    by=request.user if request.user.is_authenticated else None,
                 )
             except ValidationError as error:
                 _apply_errors(error, entry_form, formset)

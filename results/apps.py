@@ -1,7 +1,15 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from registration.signals import members_changed
+
 
 class ResultsConfig(AppConfig):
     name = "results"
     verbose_name = _("Results")
+
+    def ready(self):
+        # Receivers read the models, which are loaded only once the registry is ready.
+        from results.receivers import rerank_entries_rounds
+
+        members_changed.connect(rerank_entries_rounds, dispatch_uid="results.rerank_entries_rounds")

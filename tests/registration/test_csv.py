@@ -562,3 +562,113 @@ def test_headers_by_their_aliases():
         ("birth_date", 1),
         ("city", 1),
     ]
+
+
+def test_without_unofficial_entries_a_row_that_would_be_unofficial_is_refused(client):
+    sm = factories.championship(
+        slug="sm-2099",
+        ruleset="sm",
+        starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC),
+        rule_overrides={"unofficial_allowed": False},
+    )
+    client.force_login(factories.role(sm, ORGANISER))
+    data = "\n".join(
+        [
+            "category,name,email,birth_date,citizenship",
+            "individual,Sven Svensson,sven@example.se,1980-01-01,SE",
+            "individual,Ola Nordmann,ola@example.no,1980-01-01,NO",
+        ]
+    ).encode()
+    preview_url = upload(client, sm, data)
+    preview = client.get(preview_url).context["preview"]
+    problems = {row.line: row.problems for row in preview.rows}
+    assert problems[2] == []
+    assert problems[3] == [
+        "This championship takes official entries only, and this entry would be "
+        "unofficial (hors concours).",
+        "Member 1: Ola Nordmann: is not a citizen of Sweden, so the entry cannot be official.",
+    ]
+    confirm(client, preview_url)
+    assert not Entry.objects.exists() and not Person.objects.exists()
+
+
+def test_the_import_service_refuses_a_row_that_would_be_unofficial_and_saves_nothing(db):
+    sm = factories.championship(
+        slug="sm-2099",
+        ruleset="sm",
+        starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC),
+        rule_overrides={"unofficial_allowed": False},
+    )
+    individual = sm.categories.get(key="individual")
+    rows = [
+        csv_io.ImportRow(
+            line=line, category=individual, members=[member(name, email, citizenship=(code,))]
+        )
+        for line, name, email, code in [
+            (2, "Sven", "sven@example.se", "SE"),
+            (3, "Ola", "ola@example.no", "NO"),
+        ]
+    ]
+    with pytest.raises(services.ImportRowRefused) as refused:
+        services.entries_import(rows=rows, language="en")
+    assert refused.value.row.line == 3
+    assert "Ola: is not a citizen of Sweden, so the entry cannot be official." in (
+        refused.value.messages
+    )
+    assert not Entry.objects.exists() and not Person.objects.exists()
+
+
+def test_dm_finds_the_same_person_by_name_and_birth_date_in_the_file_and_registered(client):
+    dm = future_championship("dm-2099", ruleset="dm")
+    client.force_login(factories.role(dm, ORGANISER))
+    register(
+        dm, "individual", [member("Allerede Her", "a@example.org", birth_date=date(1970, 1, 1))]
+    )
+    data = "\n".join(
+        [
+            "category;name;email;birth date",
+            "individual;Mette Hansen;mette@example.org;01.05.1990",
+            "individual;mette  HANSEN;other@example.org;01.05.1990",
+            "individual;allerede her;new@example.org;01.01.1970",
+            "individual;Mette Hansen;third@example.org;02.05.1990",
+        ]
+    ).encode()
+    preview_url = upload(client, dm, data)
+    preview = client.get(preview_url).context["preview"]
+    problems = {row.line: row.problems for row in preview.rows}
+    assert problems[2] == []
+    assert problems[3] == [
+        "Member 1: mette  HANSEN, born May 1, 1990, is already in row 2 of the file: "
+        "one entry per person in a category."
+    ]
+    assert problems[4] == [
+        "Member 1: allerede her, born Jan. 1, 1970, is already registered in this category: "
+        "one entry per person."
+    ]
+    # A namesake born on another day is another person.
+    assert problems[5] == []
+
+
+def test_dm_refuses_a_row_whose_member_has_neither_email_nor_birth_date(client):
+    dm = factories.championship(
+        slug="dm-2099",
+        ruleset="dm",
+        starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC),
+        rule_overrides={"adult_required_below": None},
+    )
+    client.force_login(factories.role(dm, ORGANISER))
+    data = "\n".join(
+        [
+            "category,member1_name,member1_email,member2_name,member2_email,member2_birth_date",
+            "pair,Mette,mette@example.org,Jens,,",
+            "pair,Søs,sos@example.org,Bo,,1990-01-01",
+        ]
+    ).encode()
+    preview_url = upload(client, dm, data)
+    preview = client.get(preview_url).context["preview"]
+    problems = {row.line: row.problems for row in preview.rows}
+    assert problems[2] == [
+        "Member 2: Give an e-mail address or a birth date for Jens: each person may have one "
+        "entry in this category, and these tell people apart."
+    ]
+    assert problems[3] == []

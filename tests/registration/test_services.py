@@ -5,6 +5,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from championship import selectors
 from championship.models import Category
@@ -255,3 +256,205 @@ def test_the_confirmation_is_sent_in_the_registrants_language(
     assert message.to == ["kari@example.org"]
     assert "bekreftet" in message.subject.lower()
     assert f"/{individual.championship.slug}/entries/{entry.manage_token}/" in message.body
+
+
+# The deadline: the earlier of the organiser's and the preset's ------------------------------
+
+
+def test_rogaland_closes_five_days_before_at_the_same_local_time_across_the_spring_change(db):
+    # 10:00 in Oslo on 30 March 2026, the day after the change to summer time (08:00 UTC).
+    rm = factories.championship(starts_at=datetime(2026, 3, 30, 8, 0, tzinfo=UTC))
+    individual = rm.categories.get(kind="individual")
+    # 10:00 in Oslo on 25 March, still winter time: 09:00 UTC.
+    closes = datetime(2026, 3, 25, 9, 0, tzinfo=UTC)
+    assert rm.effective_registration_deadline() == closes
+    assert register(individual, [member("Early")], now=closes - timedelta(minutes=30)).pk
+    assert selectors.registration_state(individual, now=closes - timedelta(seconds=1)) == "open"
+    with pytest.raises(ValidationError) as caught:
+        register(individual, [member("Late")], now=closes)
+    assert errors_of(caught)["__all__"] == ["Registration for this category has closed."]
+
+
+def test_an_organisers_deadline_later_than_rogalands_rule_is_capped_by_it(individual):
+    championship = individual.championship
+    championship.registration_deadline = championship.starts_at - timedelta(days=1)
+    championship.save()
+    rule = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)  # the start minus 5 days
+    assert championship.effective_registration_deadline() == rule
+    with pytest.raises(ValidationError):
+        register(individual, [member("Late")], now=rule + timedelta(days=1))
+    assert selectors.registration_state(individual, now=rule) == selectors.CLOSED
+
+
+def test_an_organisers_deadline_earlier_than_rogalands_rule_wins(individual):
+    championship = individual.championship
+    earlier = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    championship.registration_deadline = earlier
+    championship.save()
+    assert championship.effective_registration_deadline() == earlier
+    assert selectors.registration_state(individual, now=earlier) == selectors.CLOSED
+
+
+# unofficial_allowed: false refuses an entry that would not be official --------------------
+
+
+@pytest.fixture
+def sm_officials_only():
+    """An sm championship that takes no entries hors concours."""
+    return factories.championship(
+        slug="sm-officials", ruleset="sm", rule_overrides={"unofficial_allowed": False}
+    )
+
+
+def swede(name, **kwargs):
+    return member(name, citizenship=("SE",), region="", **kwargs)
+
+
+def test_without_unofficial_entries_a_non_swede_is_refused_with_the_reason(sm_officials_only):
+    individual = sm_officials_only.categories.get(kind="individual")
+    with pytest.raises(ValidationError) as caught:
+        register(individual, [member("Ola", citizenship=("NO",), region="")])
+    errors = errors_of(caught)
+    assert errors["members.0.citizenship"] == [
+        "Ola: is not a citizen of Sweden, so the entry cannot be official."
+    ]
+    assert errors["__all__"] == [
+        "This championship takes official entries only, and this entry would be "
+        "unofficial (hors concours)."
+    ]
+    assert not Entry.objects.exists() and not Person.objects.exists()
+    assert register(individual, [swede("Sven")]).pk
+
+
+def test_without_unofficial_entries_a_pair_names_its_ineligible_member(sm_officials_only):
+    pair = sm_officials_only.categories.get(kind="pair")
+    with pytest.raises(ValidationError) as caught:
+        register(pair, [swede("Sven"), member("Okänd", citizenship=(), region="")])
+    errors = errors_of(caught)
+    assert "members.0.citizenship" not in errors
+    assert errors["members.1.citizenship"] == [
+        "Okänd: citizenship not given, so the entry cannot be official."
+    ]
+    assert "2 eligible members are needed, 1 given" in errors["__all__"][0]
+
+
+def test_the_reason_of_a_refusal_is_in_the_registrants_language(sm_officials_only):
+    individual = sm_officials_only.categories.get(kind="individual")
+    with translation.override("sv"), pytest.raises(ValidationError) as caught:
+        register(individual, [member("Ola", citizenship=("NO",), region="")])
+    (message,) = errors_of(caught)["members.0.citizenship"]
+    assert "Ola" in message
+    assert "är inte medborgare i Sverige" in message
+
+
+def test_without_unofficial_entries_the_check_says_the_entry_will_be_refused(sm_officials_only):
+    individual = sm_officials_only.categories.get(kind="individual")
+    explained = services.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
+    assert (explained.official, explained.refused) == (False, True)
+    assert explained.summary == (
+        "The entry will be refused: this championship takes official entries only."
+    )
+    assert "unofficial" not in explained.summary
+    assert explained.members == ("Ola: is not a citizen of Sweden",)
+
+
+def test_where_unofficial_entries_are_allowed_a_non_swede_takes_part_hors_concours(sm):
+    individual = sm.categories.get(kind="individual")
+    explained = services.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
+    assert (explained.official, explained.refused) == (False, False)
+    assert register(individual, [member("Ola", citizenship=("NO",), region="")]).pk
+
+
+def test_a_correction_that_would_make_the_entry_unofficial_is_refused(sm_officials_only):
+    individual = sm_officials_only.categories.get(kind="individual")
+    entry = register(individual, [swede("Sven")])
+    with pytest.raises(ValidationError) as caught:
+        services.entry_update_details(
+            entry=entry, members=[member("Sven", citizenship=("NO",), region="")]
+        )
+    assert "members.0.citizenship" in errors_of(caught)
+    assert entry.members.get().citizenship == ["SE"]
+
+
+# dm: one entry per person per category, comparing people ------------------------------------
+
+
+def test_dm_refuses_the_same_name_and_birth_date_under_another_email(dm):
+    pair = dm.categories.get(kind="pair")
+    born = date(1990, 5, 1)
+    register(pair, [member("Mette Hansen", birth_date=born), member("Jens")])
+    with pytest.raises(ValidationError) as caught:
+        register(
+            pair,
+            [member("Søren"), member("  mette   HANSEN", email="mh@example.dk", birth_date=born)],
+        )
+    assert errors_of(caught)["members.1.name"] == [
+        "mette   HANSEN, born May 1, 1990, is already registered in this category: "
+        "one entry per person."
+    ]
+    assert Entry.objects.filter(category=pair).count() == 1
+
+
+def test_dm_takes_a_namesake_born_on_another_day(dm):
+    pair = dm.categories.get(kind="pair")
+    register(pair, [member("Mette Hansen", birth_date=date(1990, 5, 1)), member("Jens")])
+    assert register(
+        pair, [member("Søren"), member("Mette Hansen", email="mh@example.dk", age=20)]
+    ).pk
+
+
+def test_dm_compares_names_in_any_unicode_form(dm):
+    individual = dm.categories.get(kind="individual")
+    born = date(1980, 2, 2)
+    register(individual, [member("S\u00f8ren \u00c5berg", email="a@example.dk", birth_date=born)])
+    with pytest.raises(ValidationError) as caught:
+        register(
+            individual, [member("s\u00f8ren a\u030aberg", email="b@example.dk", birth_date=born)]
+        )
+    assert "members.0.name" in errors_of(caught)
+
+
+def test_dm_refuses_the_same_person_twice_in_one_entry(dm):
+    team = dm.categories.get(kind="team")
+    born = date(1985, 7, 7)
+    members = [
+        member("Mette Hansen", birth_date=born),
+        member("Jens"),
+        member("Mette Hansen", email="other@example.dk", birth_date=born),
+    ]
+    with pytest.raises(ValidationError) as caught:
+        register(team, members)
+    assert errors_of(caught)["members.2.name"] == [
+        "Mette Hansen has the same name and birth date as member 1: "
+        "one person cannot be two members of an entry."
+    ]
+
+
+@pytest.fixture
+def dm_without_age_limits():
+    """dm with no age limits, so that a birth date is not asked for anyway."""
+    return factories.championship(
+        slug="dm-any-age",
+        ruleset="dm",
+        rule_overrides={"adult_required_below": None, "min_age_individual": None},
+    )
+
+
+def test_dm_needs_an_email_or_a_birth_date_for_every_member(dm_without_age_limits):
+    pair = dm_without_age_limits.categories.get(kind="pair")
+    with pytest.raises(ValidationError) as caught:
+        register(pair, [member("Mette"), member("Jens", email="", birth_date=None)])
+    assert errors_of(caught) == {
+        "members.1.email": [
+            "Give an e-mail address or a birth date for Jens: each person may have one entry "
+            "in this category, and these tell people apart."
+        ]
+    }
+    assert register(pair, [member("Mette"), member("Jens", email="", birth_date=date(1990, 1, 1))])
+    assert register(pair, [member("Søs"), member("Bo", email="bo@example.dk", birth_date=None)])
+
+
+def test_rogaland_needs_no_identity_beyond_the_first_members_email(db):
+    rm = factories.championship(rule_overrides={"adult_required_below": None})
+    pair = rm.categories.get(kind="pair")
+    assert register(pair, [member("Kari"), member("Ola", email="", birth_date=None)]).pk

@@ -1,10 +1,11 @@
 """The registration page, its live officiality check, and the private manage page."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.utils import timezone
 
 from championship.models import Category
 from registration.models import Entry, Person
@@ -211,3 +212,82 @@ def test_the_manage_page_shows_the_table_once_published_and_the_result_once_conf
     live = client.get(page, HTTP_HX_REQUEST="true")
     assert live.text.lstrip().startswith('<div id="entry-live"')
     assert "41:00" in live.text and "place 1" in live.text
+
+
+def test_the_page_shows_rogalands_deadline_when_the_organisers_is_later(client, future):
+    future.registration_deadline = future.starts_at - timedelta(days=1)
+    future.save()
+    response = client.get(url(future, "individual"))
+    # Five days before the start (14 March 2099, 10:00 in Oslo), not the organiser's day.
+    assert '<time datetime="2099-03-09T10:00:00+01:00">' in response.text
+
+
+def test_the_championship_page_says_registration_has_closed_under_rogalands_rule(client, db):
+    soon = factories.championship(slug="rm-soon", starts_at=timezone.now() + timedelta(days=4))
+    soon.registration_deadline = timezone.now() + timedelta(days=2)
+    soon.save()
+    response = client.get(f"/{soon.slug}/")
+    assert response.text.count("Registration has closed.") == 3
+
+
+@pytest.fixture
+def sm_officials_only(db):
+    """An sm championship, open for registration, that takes no entries hors concours."""
+    return factories.championship(
+        slug="sm-2099",
+        ruleset="sm",
+        starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC),
+        rule_overrides={"unofficial_allowed": False},
+    )
+
+
+def sm_member(index, *, name, citizenship, **extra):
+    data = member_data(index, name=name, citizenship=citizenship, **extra)
+    del data[f"members-{index}-region"], data[f"members-{index}-years_in_region"]
+    return data
+
+
+def test_the_check_says_an_entry_that_would_be_unofficial_will_be_refused(
+    client, sm_officials_only
+):
+    data = {**management(1), **sm_member(0, name="Ola Nordmann", citizenship="NO")}
+    response = client.post(
+        url(sm_officials_only, "individual", "check/"), data, HTTP_HX_REQUEST="true"
+    )
+    assert 'class="officiality refused"' in response.text
+    assert "The entry will be refused: this championship takes official entries only." in (
+        response.text
+    )
+    assert "Ola Nordmann: is not a citizen of Sweden" in response.text
+    assert "unofficial" not in response.text
+
+
+def test_the_form_refuses_an_entry_that_would_be_unofficial_with_the_reason(
+    client, sm_officials_only
+):
+    data = {
+        **management(1),
+        **sm_member(0, name="Ola Nordmann", email="ola@example.org", citizenship="NO"),
+    }
+    response = client.post(url(sm_officials_only, "individual"), data)
+    assert response.status_code == 200
+    assert "Ola Nordmann: is not a citizen of Sweden, so the entry cannot be official." in (
+        response.text
+    )
+    assert "This championship takes official entries only" in response.text
+    assert not Entry.objects.exists()
+    data = {
+        **management(1),
+        **sm_member(0, name="Sven Svensson", email="sven@example.org", citizenship="SE"),
+    }
+    assert client.post(url(sm_officials_only, "individual"), data).status_code == 302
+
+
+def test_the_dm_form_says_each_member_needs_an_email_or_a_birth_date(client):
+    dm = factories.championship(
+        slug="dm-2099", ruleset="dm", starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC)
+    )
+    text = client.get(url(dm, "team")).text
+    assert text.count("An e-mail address or a birth date is needed for each member") == 4
+    rogaland = factories.championship(slug="rm-2098", starts_at=datetime(2098, 3, 1, tzinfo=UTC))
+    assert "An e-mail address or a birth date" not in client.get(url(rogaland, "team")).text
