@@ -27,6 +27,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from championship import cards, rounds, services
 from championship.models import Category, Championship, Heat, Round, Seat, Table
 from championship.permissions import get_championship, organiser_required
 from championship.rounds import RoundStateError, SeatingPlan
-from championship.rules.seating import SeatingError
+from championship.rules.seating import SEEDING, SeatingError, allowed_orders
 from registration import services as registration_services
 from registration.models import Entry
 from results.services import entry_is_official
@@ -165,7 +166,14 @@ class AdvanceForm(forms.Form):
 
 
 class SeatForm(forms.Form):
-    """How to seat a round: heats, order, a seed for the random order, scheduled starts."""
+    """How to seat a round: heats, order, a seed for the random order, scheduled starts.
+
+    The championship's rules shape it: where they fix the order
+    (``seating_first_round``, ``seating_later_rounds``) no other order is offered
+    (``order_fixed`` says why); where they require check-in, only checked-in
+    entries are seated (``check_in_required``); where they leave the heat split
+    to the organiser, heat sizes may be given.
+    """
 
     heats = forms.IntegerField(
         label=gettext_lazy("Number of heats"), min_value=1, max_value=MAX_HEATS, initial=1
@@ -174,7 +182,7 @@ class SeatForm(forms.Form):
         label=gettext_lazy("Order"),
         widget=forms.RadioSelect,
         choices=[
-            ("seeding", gettext_lazy("By seeding: prior ranking, or the previous round's places")),
+            ("seeding", gettext_lazy("By prior ranking, then by registration time")),
             ("registration", gettext_lazy("By registration time")),
             ("random", gettext_lazy("At random")),
         ],
@@ -190,10 +198,40 @@ class SeatForm(forms.Form):
     checked_in_only = forms.BooleanField(
         label=gettext_lazy("Only checked-in entries"), required=False
     )
+    heat_sizes = forms.CharField(
+        label=gettext_lazy("Heat sizes (e.g. 20, 14)"),
+        required=False,
+        max_length=400,
+        help_text=gettext_lazy(
+            "One size per heat, adding up to the entries to seat. Empty: heat sizes "
+            "differ by at most one."
+        ),
+    )
 
     def __init__(self, *args, round_: Round, first_round: bool, **kwargs):
         super().__init__(*args, **kwargs)
         self.round = round_
+        rules = round_.category.championship.rules
+        if not first_round:
+            self.fields["order"].choices = [
+                (SEEDING, _("By placement in the previous round")),
+                *self.fields["order"].choices[1:],
+            ]
+        allowed = allowed_orders(
+            first_round=first_round,
+            seating_first_round=rules.seating_first_round,
+            seating_later_rounds=rules.seating_later_rounds,
+        )
+        self.order_fixed = None
+        if allowed == (SEEDING,):
+            # Not offered; an order sent anyway reaches the service, which says why not.
+            self.order_fixed = rounds.fixed_order_reason(first_round=first_round)
+            self.fields["order"].widget = forms.HiddenInput()
+            self.fields["order"].required = False
+            self.initial["order"] = SEEDING
+        self.check_in_required = rounds.check_in_required(round_)
+        if rules.heat_split != "organiser":
+            del self.fields["heat_sizes"]
         self.start_fields = []
         for number in range(1, MAX_HEATS + 1):
             name = f"start_{number}"
@@ -204,9 +242,24 @@ class SeatForm(forms.Form):
                 widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_LOCAL),
             )
             self.start_fields.append(name)
-        if not first_round:
-            # A later round seats the qualified of the round before, checked in or not.
+        if not first_round or self.check_in_required:
+            # A later round seats the qualified of the round before, checked in or not;
+            # where the rules require check-in, there is nothing to choose.
             del self.fields["checked_in_only"]
+
+    def clean_order(self):
+        return self.cleaned_data.get("order") or SEEDING
+
+    def clean_heat_sizes(self):
+        text = self.cleaned_data.get("heat_sizes", "").strip()
+        if not text:
+            return ()
+        parts = [part for part in re.split(r"[\s,;+]+", text) if part]
+        if not all(part.isascii() and part.isdigit() for part in parts):
+            raise ValidationError(
+                _("Give the heat sizes as whole numbers separated by commas, e.g. 20, 14.")
+            )
+        return tuple(int(part) for part in parts)
 
     def start_inputs(self):
         """Return ``(heat number, bound field)`` of every scheduled start input."""
@@ -247,8 +300,9 @@ class SeatForm(forms.Form):
             heats=heats,
             order=data["order"],
             seed=data["seed"] if data["order"] == "random" else None,
-            checked_in_only=data.get("checked_in_only", False),
+            checked_in_only=data.get("checked_in_only", False) or self.check_in_required,
             scheduled_starts=[data.get(f"start_{number}") for number in range(1, heats + 1)],
+            heat_sizes=data.get("heat_sizes") or (),
         )
 
 
@@ -354,11 +408,20 @@ def _seat_form_initial(request, round_: Round, heats: list[Heat]) -> dict:
         "order": last.get("order", "seeding"),
         "seed": last.get("seed") or random.randint(1, SEED_MAX),
         "checked_in_only": last.get("checked_in_only", False),
+        "heat_sizes": ", ".join(str(size) for size in last.get("heat_sizes") or ()),
     }
     for number, heat in enumerate(heats, start=1):
         if heat.scheduled_start and number <= MAX_HEATS:
             initial[f"start_{number}"] = timezone.localtime(heat.scheduled_start)
     return initial
+
+
+def _checked_in_not_seated(round_: Round) -> int:
+    """Return how many checked-in entries of a seated first round have no seat (came late)."""
+    if not rounds.check_in_required(round_):
+        return 0
+    seated = set(Seat.objects.filter(round=round_).values_list("entry_id", flat=True))
+    return sum(entry.pk not in seated for entry in rounds.round_entries(round_))
 
 
 def _control_context(request, round_: Round, *, seat_form=None, advance_form=None) -> dict:
@@ -400,6 +463,11 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
         "results_missing": rounds.results_missing(round_) if closed else None,
         "results_final": final,
         "entry_count": len(rounds.round_entries(round_)),
+        "check_in_required": rounds.check_in_required(round_),
+        "not_checked_in": len(rounds.entries_not_checked_in(round_)) if not started else 0,
+        "checked_in_not_seated": (
+            _checked_in_not_seated(round_) if heats and not started and first_round else 0
+        ),
         "table_count": round_.championship.tables.count(),
         "seat_form": seat_form,
         "advance_form": advance_form,
@@ -477,6 +545,7 @@ def round_seat(request, championship, round):
                 "order": plan.order,
                 "seed": plan.seed,
                 "checked_in_only": plan.checked_in_only,
+                "heat_sizes": list(plan.heat_sizes),
             }
             request.session[SESSION_SEATING] = remembered
             message = ngettext(

@@ -17,7 +17,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -37,18 +37,24 @@ class RoundStateError(Exception):
         self.message = message
 
 
-ORDERS = ("seeding", "registration", "random")
+ORDERS = seating.ORDERS
 
 
 @dataclass(frozen=True)
 class SeatingPlan:
-    """How the organiser wants a round seated."""
+    """How the organiser wants a round seated.
+
+    ``heat_sizes``: how many entries each heat takes, one size per heat (only
+    where the rules leave the split to the organiser); empty for the serpentine
+    split into heats whose sizes differ by at most one.
+    """
 
     heats: int = 1
     order: str = "seeding"
     seed: int | None = None
     checked_in_only: bool = False
     scheduled_starts: Sequence[datetime | None] = ()
+    heat_sizes: Sequence[int] = ()
 
 
 def _lock_round(round_: Round) -> Round:
@@ -90,23 +96,73 @@ def _members_prefetch():
     return Prefetch("members", queryset=Person.objects.order_by("memberships__position"))
 
 
+def check_in_required(round_: Round) -> bool:
+    """Return whether only checked-in entries may be seated in ``round_``.
+
+    That is the category's first round, when the rules require check-in (sm).
+    """
+    return round_.category.championship.rules.check_in_required and previous_round(round_) is None
+
+
+def _first_round_entries(round_: Round):
+    return Entry.objects.filter(
+        category=round_.category_id, status=Entry.Status.CONFIRMED, walkover_at__isnull=True
+    )
+
+
 def round_entries(round_: Round, *, checked_in_only: bool = False) -> list[Entry]:
     """Return the entries that take part in a round.
 
-    The first round: the category's confirmed entries, without walk-overs. A later
-    round: the entries that qualified in the round before.
+    The first round: the category's confirmed entries, without walk-overs; only
+    the checked-in ones when asked, and always where the rules require check-in.
+    A later round: the entries that qualified in the round before.
     """
     before = previous_round(round_)
     if before is None:
-        entries = Entry.objects.filter(
-            category=round_.category_id, status=Entry.Status.CONFIRMED, walkover_at__isnull=True
-        )
-        if checked_in_only:
+        entries = _first_round_entries(round_)
+        if checked_in_only or check_in_required(round_):
             entries = entries.filter(checked_in_at__isnull=False)
     else:
         standings_ensure(before)
         entries = Entry.objects.filter(results__round=before, results__qualified=True)
     return list(entries.prefetch_related(_members_prefetch()))
+
+
+def entries_not_checked_in(round_: Round) -> list[Entry]:
+    """Return the confirmed entries of a first round that are not checked in (by name).
+
+    Seating only the checked-in leaves them out; where the rules require check-in
+    they become walk-overs when the round starts. Empty for a later round.
+    """
+    if previous_round(round_) is not None:
+        return []
+    return list(_first_round_entries(round_).filter(checked_in_at__isnull=True).order_by("name"))
+
+
+def _record_walkovers(round_: Round, at: datetime) -> int:
+    """Mark the entries that check-in left out of a starting round as walk-overs.
+
+    Where the rules require check-in (sm: no check-in in time is a walk-over,
+    disqualified without a refund), seating a category's first round leaves out
+    the confirmed entries that are not checked in. Their walk-over is recorded
+    here, when the round's first heat starts, not when the round is seated: until
+    the start an organiser may still check a late entrant in and seat the round
+    again, and the entry is then seated like any other, with no walk-over to
+    undo. An entry seated in the round, or checked in by the start, is not marked.
+    Return how many entries were marked.
+    """
+    if not check_in_required(round_):
+        return 0
+    championship = round_.category.championship
+    # The reason is stored: it is written in the championship's language.
+    with translation.override(championship.language):
+        reason = _("No check-in before the round started (the rules require check-in).")
+    return (
+        _first_round_entries(round_)
+        .filter(checked_in_at__isnull=True)
+        .exclude(pk__in=Seat.objects.filter(round=round_).values("entry"))
+        .update(walkover_at=at, walkover_reason=reason, updated_at=timezone.now())
+    )
 
 
 def seating_order(round_: Round, entries: list[Entry], plan: SeatingPlan) -> list[Entry]:
@@ -161,37 +217,47 @@ def allocate_tables(
 ) -> list[tuple[Entry, Table, int]]:
     """Return (entry, table, position) in seating order: the best seed at the first table.
 
-    Official entries take the ordinary tables, the first of them alone; guests
-    (unofficial entries) come last, at the tables reserved for guests first (at
-    most ``guest_tables_max`` of them). Entrants share tables (positions 1 and 2)
-    only when there are more of them than tables, and only as many tables as
-    needed are shared: the best seeds keep a table of their own.
+    Official entries take the ordinary tables, the best seed at the first, alone.
+    Guests (unofficial entries) come last: at the tables reserved for guests
+    first (the first ``guest_tables_max`` of them), and those that find none join
+    the official entries at the ordinary tables, after them. When the ordinary
+    tables run short, the last entries in seating order take the tables reserved
+    for guests that no guest took (then the tables marked reserved beyond the
+    maximum), so the best seeds stay at the ordinary tables, in order. Entrants
+    share tables (positions 1 and 2) only when every table is taken and sharing is
+    allowed, and only as many ordinary tables as needed are shared: the best
+    seeds keep a table of their own. Refused only when every table and every
+    allowed shared seat is taken.
     """
     ordinary = [t for t in tables if not t.reserved_for_guests]
-    reserved = [t for t in tables if t.reserved_for_guests][:guest_tables_max]
+    marked = [t for t in tables if t.reserved_for_guests]
+    reserved, spare = marked[:guest_tables_max], marked[guest_tables_max:]
     officials = [e for e in entries if official.get(e.pk, True)]
     guests = [e for e in entries if not official.get(e.pk, True)]
     # Guests sit at the reserved tables; those left over join the ordinary queue, last.
     at_reserved, overflow = guests[: len(reserved)], guests[len(reserved) :]
     queue = officials + overflow
-    places: list[tuple[Table, int]] = []
-    shared_needed = max(0, len(queue) - len(ordinary)) if may_share else 0
-    shareable = [t for t in ordinary if t.seats >= 2]
-    if shared_needed > len(shareable) or (not may_share and len(queue) > len(ordinary)):
+    # The reserved tables no guest took are there for anyone when the ordinary run short.
+    free = reserved[len(at_reserved) :] + spare
+    shareable = [t for t in ordinary if t.seats >= 2] if may_share else []
+    shared_needed = max(0, len(queue) - len(ordinary) - len(free))
+    if shared_needed > len(shareable):
         raise ValidationError(
             ngettext(
                 "Not enough tables: %(entries)s entries need more than the %(tables)s table.",
                 "Not enough tables: %(entries)s entries need more than the %(tables)s tables.",
-                len(ordinary),
+                len(tables),
             )
-            % {"entries": len(queue), "tables": len(ordinary)}
+            % {"entries": len(entries), "tables": len(tables)}
         )
     # The last shareable tables are the shared ones, so the best seeds sit alone.
     shared = {t.pk for t in shareable[len(shareable) - shared_needed :]} if shared_needed else set()
+    places: list[tuple[Table, int]] = []
     for table in ordinary:
         places.append((table, 1))
         if table.pk in shared:
             places.append((table, 2))
+    places += [(table, 1) for table in free]
     # There are at least as many places as entries (checked above); the rest stay empty.
     allocation = [
         (entry, table, position)
@@ -205,7 +271,11 @@ def allocate_tables(
 def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
     """Form a round's heats and seat its entries at the venue's tables.
 
-    Refused once a heat has started. Seating again replaces the earlier seating.
+    The rules decide what the organiser may choose: the order (``seating_first_round``,
+    ``seating_later_rounds``), heat sizes (``heat_split``), and whether only
+    checked-in entries are seated (``check_in_required``: then whatever the plan
+    says). Refused once a heat has started. Seating again replaces the earlier
+    seating.
     """
     plan = plan or SeatingPlan()
     round_ = _lock_round(round_)
@@ -217,8 +287,20 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
         raise RoundStateError(_("The round has started: its seating can no longer change."))
     championship = round_.category.championship
     rules = championship.rules
+    first_round = previous_round(round_) is None
+    allowed = seating.allowed_orders(
+        first_round=first_round,
+        seating_first_round=rules.seating_first_round,
+        seating_later_rounds=rules.seating_later_rounds,
+    )
+    if plan.order not in allowed:
+        raise ValidationError({"order": [fixed_order_reason(first_round=first_round)]})
     entries = round_entries(round_, checked_in_only=plan.checked_in_only)
     if not entries:
+        if check_in_required(round_):
+            raise RoundStateError(
+                _("No entry is checked in: the rules seat only checked-in entries.")
+            )
         raise RoundStateError(_("There are no entries to seat in this round."))
     if plan.heats > len(entries):
         raise ValidationError(
@@ -233,6 +315,17 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
                 ]
             }
         )
+    if plan.heat_sizes:
+        try:
+            seating.check_heat_sizes(
+                list(plan.heat_sizes),
+                heats=plan.heats,
+                entries=len(entries),
+                heat_split=rules.heat_split,
+            )
+        except seating.SeatingError as error:
+            message = _heat_sizes_refusal(error, plan=plan, entries=len(entries))
+            raise ValidationError({"heat_sizes": [message]}) from None
     try:
         ordered = seating_order(round_, entries, plan)
     except seating.SeatingError as error:
@@ -244,7 +337,10 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
         entry.pk: officiality(kind, [_member(p) for p in entry.members.all()], rules).official
         for entry in ordered
     }
-    split = seating.split_into_heats(ordered, plan.heats)
+    if plan.heat_sizes:
+        split = seating.split_by_sizes(ordered, list(plan.heat_sizes))
+    else:
+        split = seating.split_into_heats(ordered, plan.heats)
     tables = list(championship.tables.order_by("number"))
     may_share = (
         kind == "individual"
@@ -280,6 +376,41 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
     round_.seating_published_at = None
     round_.save(update_fields=["state", "seating_published_at", "updated_at"])
     return heats
+
+
+def fixed_order_reason(*, first_round: bool) -> str:
+    """Return why the rules allow no other order than seeding in a round."""
+    if first_round:
+        return _(
+            "The championship's rules seat the first round by prior ranking, then by "
+            "registration time: no other order is allowed."
+        )
+    return _(
+        "The championship's rules seat this round by placement in the previous round: "
+        "no other order is allowed."
+    )
+
+
+def _heat_sizes_refusal(error: seating.SeatingError, *, plan: SeatingPlan, entries: int) -> str:
+    """Return why heat sizes are refused, in the organiser's words."""
+    if error.code == "sizes_not_allowed":
+        return _(
+            "The championship's rules make the heats equal in size (the entries divided by "
+            "the number of heats): heat sizes cannot be given."
+        )
+    if error.code == "sizes_count":
+        return ngettext(
+            "Give one heat size for the %(count)s heat.",
+            "Give one heat size for each of the %(count)s heats.",
+            plan.heats,
+        ) % {"count": plan.heats}
+    if error.code == "size_at_least_one":
+        return _("Every heat needs at least one entry.")
+    return ngettext(
+        "The heat sizes add up to %(total)s, but there is %(count)s entry to seat.",
+        "The heat sizes add up to %(total)s, but there are %(count)s entries to seat.",
+        entries,
+    ) % {"total": sum(plan.heat_sizes), "count": entries}
 
 
 def _member(person):
@@ -373,6 +504,7 @@ def heat_start(*, heat: Heat, at: datetime | None = None) -> Heat:
     heat.state = Heat.State.RUNNING
     heat.save(update_fields=["started_at", "state"])
     _ensure_results(heat)
+    _record_walkovers(round_, heat.started_at)
     round_.state = Round.State.RUNNING
     round_.seating_published_at = round_.seating_published_at or heat.started_at
     round_.save(update_fields=["state", "seating_published_at", "updated_at"])

@@ -80,7 +80,8 @@ def public_entry_lists(championship):
 
     Only entries whose members consented show names, and only the fields the
     preset publishes (name; home town or nationality; age on the championship's
-    date). Each entry says whether it is official. A fixed number of queries.
+    date). Each entry says whether it is official, and whether it gave walk-over
+    (not its reason, which is the organiser's). A fixed number of queries.
     """
     from championship.rules.eligibility import age_on, officiality
     from results.services import member_of
@@ -101,7 +102,12 @@ def public_entry_lists(championship):
     for entry in entries:
         members = list(entry.members.all())
         official = officiality(kinds[entry.category_id], [member_of(m) for m in members], rules)
-        row = {"official": official.official, "name": None, "members": []}
+        row = {
+            "official": official.official,
+            "walkover": entry.walkover_at is not None,
+            "name": None,
+            "members": [],
+        }
         if entry.publish_consent:
             row["name"] = entry.name
             row["members"] = [

@@ -38,7 +38,7 @@ def action(client, name, round_key="individual-prelim", **body):
 
 
 def test_seat_start_close_advance(api, dm):
-    seated = action(api, "seat", heats=2, order="registration")
+    seated = action(api, "seat", heats=2)
     assert seated.status_code == 200, seated.json()
     assert seated.json()["state"] == "seated"
     assert [h["key"] for h in seated.json()["heats"]] == ["a", "b"]
@@ -83,3 +83,39 @@ def test_only_organisers_act(dm):
     judge.force_authenticate(factories.role(dm, ChampionshipRole.Role.JUDGE))
     assert action(judge, "seat").status_code == 403
     assert not Round.objects.get(key="individual-prelim").heats.exists()
+
+
+def test_prior_ranking_rules_answer_400_to_another_order_with_the_reason(api):
+    response = action(api, "seat", order="random", seed=3)
+    assert response.status_code == 400
+    assert "prior ranking" in response.json()["order"][0]
+    assert not Round.objects.get(key="individual-prelim").heats.exists()
+
+
+def test_equal_heats_answer_400_to_heat_sizes(api):
+    response = action(api, "seat", heats=2, heat_sizes=[4, 2])
+    assert response.status_code == 400
+    assert "equal in size" in response.json()["heat_sizes"][0]
+    assert not Round.objects.get(key="individual-prelim").heats.exists()
+
+
+def test_heat_sizes_where_the_organiser_splits_the_heats(db):
+    rm = factories.championship(slug="rm-2026")
+    individual = rm.categories.get(kind="individual")
+    tables_create(championship=rm, count=10)
+    for _ in range(6):
+        factories.entry(individual)
+    client = APIClient()
+    client.force_authenticate(factories.role(rm, ChampionshipRole.Role.ORGANISER))
+    path = "/api/v1/championships/rm-2026/rounds/individual-final/seat/"
+    refused = client.post(path, {"heat_sizes": [4, 1]}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["heat_sizes"] == [
+        "The heat sizes add up to 5, but there are 6 entries to seat."
+    ]
+    # The number of heats follows the sizes when it is not given.
+    seated = client.post(path, {"heat_sizes": [4, 2], "order": "registration"}, format="json")
+    assert seated.status_code == 200, seated.json()
+    assert [h["key"] for h in seated.json()["heats"]] == ["a", "b"]
+    final = individual.rounds.get()
+    assert [h.seats.count() for h in final.heats.order_by("order")] == [4, 2]

@@ -88,3 +88,33 @@ def test_the_championship_page_takes_the_same_queries_for_5_or_30_entries(client
     for _ in range(25):
         factories.entry(individual, publish_consent=True)
     assert queries() == few
+
+
+def test_a_walkover_is_marked_in_the_public_list_without_its_reason(client):
+    from datetime import UTC, datetime
+
+    from championship import rounds
+    from championship.services import tables_create
+
+    sm = factories.championship(slug="sm-2026", ruleset="sm")
+    individual = sm.categories.get(kind="individual")
+    tables_create(championship=sm, count=4)
+    for name, checked_in_at in (
+        ("Sven Svensson", datetime(2026, 3, 14, 8, tzinfo=UTC)),
+        ("Stina Frånvarande", None),  # no check-in: a walk-over when the round starts
+    ):
+        factories.entry(
+            individual,
+            members=[factories.person(sm, name=name, citizenship=["SE"])],
+            name=name,
+            publish_consent=True,
+            checked_in_at=checked_in_at,
+        )
+    prelim = individual.rounds.get(stage="prelim")
+    rounds.round_seat(round_=prelim)
+    rounds.round_start(round_=prelim)
+    text = client.get(f"/{sm.slug}/").text
+    absent_at = text.index("Stina Frånvarande")
+    assert "Walk-over</span>" in text[absent_at : absent_at + 400]
+    assert text.count("Walk-over</span>") == 1
+    assert "No check-in" not in text

@@ -325,19 +325,56 @@ class RegisteredSerializer(serializers.Serializer):
 
 
 class RoundActionInputSerializer(serializers.Serializer):
-    """Options of a round action; all optional."""
+    """Options of a round action; all optional.
+
+    The championship's rules limit the `seat` options: `seating_first_round`
+    `prior_ranking` and `seating_later_rounds` `previous_placement` allow only the
+    order `seeding`; `heat_split` `equal` refuses `heat_sizes`; `check_in_required`
+    seats only checked-in entries in a category's first round, whatever
+    `checked_in_only` says. A refused option is answered 400 with the reason.
+    """
 
     heat = serializers.SlugField(required=False, help_text="start: only this heat.")
     heats = serializers.IntegerField(
-        required=False, min_value=1, max_value=100, help_text="seat: the number of heats."
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text="seat: the number of heats (default: 1, or as many as `heat_sizes`).",
     )
     order = serializers.ChoiceField(
         choices=["seeding", "registration", "random"],
         required=False,
-        help_text="seat: the seating order (default: seeding).",
+        help_text=(
+            "seat: the seating order (default: seeding). `seeding` is the prior ranking "
+            "(then registration time) in a category's first round, the placement in the "
+            "previous round in a later one. Where the rules fix the order "
+            "(`seating_first_round` `prior_ranking`, `seating_later_rounds` "
+            "`previous_placement`) any other order is refused (400)."
+        ),
     )
     seed = serializers.IntegerField(required=False, help_text="seat: the seed of a random order.")
-    checked_in_only = serializers.BooleanField(required=False, default=False)
+    checked_in_only = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=(
+            "seat: only checked-in entries (first round). Where the rules require check-in "
+            "(`check_in_required`) only they are seated anyway, and the others become "
+            "walk-overs when the round's first heat starts."
+        ),
+    )
+    heat_sizes = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=100_000),
+        required=False,
+        allow_empty=True,
+        max_length=100,
+        help_text=(
+            "seat: the size of each heat, e.g. [20, 14]: one per heat, adding up to the "
+            "entries to seat; the best seeds are still dealt to the heats in turn. Only "
+            "where the rules leave the split to the organiser (`heat_split` `organiser`); "
+            "refused (400) where they make heats equal. Default: sizes differing by at "
+            "most one."
+        ),
+    )
 
 
 class RoundActionSerializer(serializers.Serializer):
@@ -345,6 +382,15 @@ class RoundActionSerializer(serializers.Serializer):
     state = serializers.CharField()
     version = serializers.IntegerField()
     heats = HeatSerializer(many=True)
+
+
+class AdjacentMissingField(serializers.IntegerField):
+    """A count of adjacent lost pieces; a boolean (an earlier release's) is kept as it came."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            return data
+        return super().to_internal_value(data)
 
 
 class CaptureInputSerializer(serializers.Serializer):

@@ -407,10 +407,27 @@ class RoundActionView(ApiView):
         summary="Seat, start, close or advance a round",
         description=(
             "`seat`: form heats and allocate tables (`heats`, `order`, `seed`, "
-            "`checked_in_only`); `start`: start the clock of every heat not yet started, or "
-            '`{"heat": key}`; `close`: time is up in every running heat; `advance`: seat the '
-            "qualified in the next round by placement. A request the round's state does not "
-            "allow is answered 409 (starting twice, advancing before the results are final)."
+            "`checked_in_only`, `heat_sizes`); `start`: start the clock of every heat not yet "
+            'started, or `{"heat": key}`; `close`: time is up in every running heat; `advance`: '
+            "seat the qualified in the next round by placement. A request the round's state "
+            "does not allow is answered 409 (starting twice, advancing before the results are "
+            "final).\n\n"
+            "The championship's rules drive `seat`. `check_in_required`: a category's first "
+            "round seats only checked-in entries, whatever `checked_in_only` says, and when "
+            "its first heat starts the confirmed entries left out become walk-overs (until "
+            "then, an entry checked in late is seated by seating again). "
+            "`seating_first_round` `prior_ranking` and `seating_later_rounds` "
+            "`previous_placement` allow only the order `seeding` (prior ranking then "
+            "registration time; placement in the previous round); `organiser` and null leave "
+            "the order to the organiser. `heat_split` `equal` deals the entries to the heats "
+            "in serpentine order, sizes differing by at most one, and refuses `heat_sizes`; "
+            "`organiser` also takes `heat_sizes` (one per heat, each at least 1, adding up "
+            "to the entries to seat), dealt in serpentine order passing over full heats. "
+            "Tables reserved for guests (at most `reserved_guest_tables_max` per heat) take "
+            "unofficial entries first; official entries that do not fit at the ordinary "
+            "tables take those left free, so the best seeds keep the ordinary tables. "
+            "Refused options are answered 400 with the reason (`order`, `heat_sizes`, or "
+            "not enough tables)."
         ),
         parameters=[
             SLUG,
@@ -442,13 +459,15 @@ class RoundActionView(ApiView):
         data = options.validated_data
         try:
             if action == "seat":
+                sizes = data.get("heat_sizes") or []
                 rounds.round_seat(
                     round_=round_,
                     plan=rounds.SeatingPlan(
-                        heats=data.get("heats", 1),
+                        heats=data.get("heats", len(sizes) or 1),
                         order=data.get("order", "seeding"),
                         seed=data.get("seed"),
                         checked_in_only=data["checked_in_only"],
+                        heat_sizes=tuple(sizes),
                     ),
                 )
             elif action == "start":

@@ -12,6 +12,7 @@ from championship.models import ChampionshipRole, Heat, Round, Seat, Table
 from championship.rounds import SeatingPlan
 from championship.services import tables_create
 from registration.models import Entry
+from registration.services import entry_check_in
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
@@ -83,7 +84,8 @@ def entrants(category, count, **kwargs):
 def seated(category, round_, count=4, tables=6, **plan):
     tables_create(championship=category.championship, count=tables)
     made = entrants(category, count)
-    rounds.round_seat(round_=round_, plan=SeatingPlan(order="registration", **plan))
+    # Without prior rankings, seeding is registration order (and every preset allows it).
+    rounds.round_seat(round_=round_, plan=SeatingPlan(**plan))
     return made
 
 
@@ -295,6 +297,95 @@ def test_seating_only_the_checked_in(org, rm, individual, final):
         url("round_seat", rm, final), {"heats": "1", "order": "seeding", "checked_in_only": "on"}
     )
     assert [s.entry for s in seats_of(final)] == [here]
+
+
+def organising(org, ruleset, slug):
+    """Return a new championship of ``ruleset`` that the ``org`` client's user organises."""
+    championship = factories.championship(
+        slug=slug, ruleset=ruleset, starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC)
+    )
+    user_id = org.session.get("_auth_user_id")
+    ChampionshipRole.objects.create(championship=championship, user_id=user_id, role=Role.ORGANISER)
+    return championship
+
+
+def test_sm_seat_form_requires_check_in_and_says_how_many_are_left_out(org):
+    sm = organising(org, "sm", "sm-2099")
+    individual = sm.categories.get(kind="individual")
+    prelim = individual.rounds.get(stage="prelim")
+    tables_create(championship=sm, count=6)
+    here = entrants(individual, 2, checked_in_at=T0)
+    away = entrants(individual, 3)
+    page = org.get(url("round_control", sm, prelim)).content.decode()
+    assert 'name="checked_in_only"' not in page
+    assert "The rules require check-in: only checked-in entries are seated." in page
+    assert (
+        "3 confirmed entries are not checked in: they are left out, and become walk-overs "
+        "when the round starts (the rules require check-in)." in page
+    )
+    assert "2 entries to seat at 6 tables." in page
+    response = org.post(url("round_seat", sm, prelim), {"heats": "1"}, follow=True)
+    assert said(response) == ["The round is seated in 1 heat."]
+    assert {s.entry for s in seats_of(prelim)} == set(here)
+    # A late check-in: the organiser is told to seat the round again.
+    entry_check_in(entry=away[0])
+    page = org.get(url("round_control", sm, prelim)).content.decode()
+    assert "1 checked-in entry is not seated: seat the round again to seat it." in page
+    org.post(url("round_seat", sm, prelim), {"heats": "1"})
+    assert {s.entry for s in seats_of(prelim)} == {*here, away[0]}
+
+
+def test_prior_ranking_rules_offer_no_other_order_and_refuse_one_sent(org):
+    dm = organising(org, "dm", "dm-2099")
+    individual = dm.categories.get(kind="individual")
+    prelim = individual.rounds.get(stage="prelim")
+    tables_create(championship=dm, count=6)
+    entrants(individual, 3)
+    page = org.get(url("round_control", dm, prelim)).content.decode()
+    assert 'value="random"' not in page and 'value="registration"' not in page
+    assert "by prior ranking, then by registration time: no other order is allowed." in page
+    # dm's heats are equal: no sizes to give.
+    assert 'name="heat_sizes"' not in page
+    response = org.post(
+        url("round_seat", dm, prelim), {"heats": "1", "order": "random", "seed": "5"}, follow=True
+    )
+    assert any("no other order is allowed" in message for message in said(response))
+    assert not Seat.objects.exists()
+
+
+def test_rogaland_leaves_the_order_and_heat_sizes_to_the_organiser(org, rm, individual, final):
+    tables_create(championship=rm, count=6)
+    made = entrants(individual, 5)
+    page = org.get(url("round_control", rm, final)).content.decode()
+    assert 'value="random"' in page and 'value="registration"' in page
+    assert "By prior ranking, then by registration time" in page
+    assert 'name="checked_in_only"' in page
+    assert (
+        "5 confirmed entries are not checked in: they are left out if only checked-in "
+        "entries are seated." in page
+    )
+    assert "Heat sizes (e.g. 20, 14)" in page
+    response = org.post(
+        url("round_seat", rm, final),
+        {"heats": "2", "order": "registration", "heat_sizes": "2, 3"},
+        follow=True,
+    )
+    assert said(response) == ["The round is seated in 2 heats."]
+    heat_of = {s.entry_id: s.heat.key for s in seats_of(final)}
+    assert [heat_of[e.pk] for e in made] == ["a", "b", "b", "a", "b"]
+    # Sizes that are not whole numbers, or that do not add up, are refused with the reason.
+    response = org.post(
+        url("round_seat", rm, final), {"heats": "2", "order": "registration", "heat_sizes": "3, x"}
+    )
+    assert "Give the heat sizes as whole numbers separated by commas, e.g. 20, 14." in (
+        response.content.decode()
+    )
+    response = org.post(
+        url("round_seat", rm, final), {"heats": "2", "order": "registration", "heat_sizes": "4, 4"}
+    )
+    assert said(response) == ["The heat sizes add up to 8, but there are 5 entries to seat."]
+    # The refused seatings changed nothing.
+    assert [h.seats.count() for h in final.heats.order_by("order")] == [2, 3]
 
 
 def test_moving_a_seat_until_the_seating_is_published(org, rm, individual, final):

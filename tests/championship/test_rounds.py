@@ -9,6 +9,8 @@ from championship import rounds
 from championship.models import Category, Heat, Round, Seat
 from championship.rounds import RoundStateError, SeatingPlan
 from championship.services import tables_create
+from registration.models import Entry
+from registration.services import entry_check_in
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def entrants(championship, category, count, *, official=True, **kwargs):
+def entrants(championship, category, count, *, official=True, offset=0, **kwargs):
     made = []
     for number in range(count):
         if championship.ruleset == "sm":
@@ -29,7 +31,7 @@ def entrants(championship, category, count, *, official=True, **kwargs):
             factories.entry(
                 category,
                 members=[person],
-                registered_at=T0 + timedelta(minutes=len(made) + number + kwargs.pop("offset", 0)),
+                registered_at=T0 + timedelta(minutes=len(made) + number + offset),
                 **kwargs,
             )
         )
@@ -99,9 +101,9 @@ def test_sm_guests_sit_last_at_the_reserved_tables():
     for table in tables[-2:]:
         table.reserved_for_guests = True
         table.save()
-    guests = entrants(sm, individual, 3, official=False)
-    swedes = entrants(sm, individual, 8)
-    rounds.round_seat(round_=prelim, plan=SeatingPlan(order="registration"))
+    guests = entrants(sm, individual, 3, official=False, checked_in_at=T0)
+    swedes = entrants(sm, individual, 8, checked_in_at=T0)
+    rounds.round_seat(round_=prelim)
     table_of = {s.entry_id: s.table for s in seats_of(prelim)}
     assert [table_of[e.pk].number for e in swedes] == list(range(1, 9))
     # Two guests at the two reserved tables, the third at the next ordinary table.
@@ -270,7 +272,7 @@ def test_advancing_seats_the_qualified_by_placement_winner_at_table_1():
     prelim.refresh_from_db()
     tables_create(championship=dm, count=6)
     made = entrants(dm, individual, 4)
-    rounds.round_seat(round_=prelim, plan=SeatingPlan(order="registration"))
+    rounds.round_seat(round_=prelim)
     rounds.round_start(round_=prelim)
     with pytest.raises(RoundStateError, match="not final"):
         rounds.round_advance(round_=prelim)
@@ -336,3 +338,175 @@ def test_a_later_start_after_time_up_is_refused(championship, individual, final)
     heat.refresh_from_db()
     with pytest.raises(ValidationError, match="Time is already up"):
         rounds.seat_set_start(seat=seats_of(final)[0], at=heat.ended_at + timedelta(seconds=1))
+
+
+# The rules' seating parameters ---------------------------------------------------------------
+
+
+def sm_prelim(tables=12):
+    sm = factories.championship(slug="sm-2026", ruleset="sm")
+    individual = sm.categories.get(kind="individual")
+    tables_create(championship=sm, count=tables)
+    return sm, individual, individual.rounds.get(stage="prelim")
+
+
+def test_sm_seats_only_checked_in_entries_whatever_the_plan_says():
+    sm, individual, prelim = sm_prelim()
+    here = entrants(sm, individual, 2, checked_in_at=T0)
+    away = entrants(sm, individual, 2, offset=10)
+    rounds.round_seat(round_=prelim, plan=SeatingPlan(checked_in_only=False))
+    assert {s.entry for s in seats_of(prelim)} == set(here)
+    # Left out, but not yet a walk-over: they may still check in before the start.
+    assert all(e.walkover_at is None for e in Entry.objects.filter(pk__in=[a.pk for a in away]))
+
+
+def test_sm_entries_not_checked_in_become_walkovers_when_the_round_starts():
+    sm, individual, prelim = sm_prelim()
+    here = entrants(sm, individual, 2, checked_in_at=T0)
+    (away,) = entrants(sm, individual, 1, offset=10)
+    rounds.round_seat(round_=prelim)
+    (heat,) = rounds.round_start(round_=prelim)
+    away.refresh_from_db()
+    assert away.walkover_at == heat.started_at
+    assert away.walkover_reason == (
+        "No check-in before the round started (the rules require check-in)."
+    )
+    assert all(e.walkover_at is None for e in Entry.objects.filter(pk__in=[h.pk for h in here]))
+
+
+def test_sm_a_late_check_in_is_seated_by_seating_again_before_the_start():
+    sm, individual, prelim = sm_prelim()
+    entrants(sm, individual, 2, checked_in_at=T0)
+    (late,) = entrants(sm, individual, 1, offset=10)
+    rounds.round_seat(round_=prelim)
+    assert late not in {s.entry for s in seats_of(prelim)}
+    entry_check_in(entry=late)
+    rounds.round_seat(round_=prelim)
+    assert late in {s.entry for s in seats_of(prelim)}
+    rounds.round_start(round_=prelim)
+    late.refresh_from_db()
+    assert late.walkover_at is None and late.walkover_reason == ""
+
+
+def test_sm_nobody_checked_in_is_a_clear_refusal():
+    sm, individual, prelim = sm_prelim()
+    entrants(sm, individual, 3)
+    with pytest.raises(RoundStateError, match="No entry is checked in"):
+        rounds.round_seat(round_=prelim)
+
+
+@pytest.mark.parametrize("ruleset", ["sm", "dm"])
+@pytest.mark.parametrize("order", ["registration", "random"])
+def test_prior_ranking_rules_refuse_another_order_for_the_first_round(ruleset, order):
+    championship = factories.championship(slug=f"{ruleset}-2026", ruleset=ruleset)
+    individual = championship.categories.get(kind="individual")
+    prelim = individual.rounds.get(stage="prelim")
+    tables_create(championship=championship, count=5)
+    entrants(championship, individual, 3, checked_in_at=T0)
+    with pytest.raises(ValidationError) as refused:
+        rounds.round_seat(round_=prelim, plan=SeatingPlan(order=order, seed=1))
+    assert "prior ranking" in refused.value.message_dict["order"][0]
+    assert not Seat.objects.exists()
+    # Seeding (prior ranking, then registration time) is the order they allow.
+    rounds.round_seat(round_=prelim)
+    assert Seat.objects.filter(round=prelim).count() == 3
+
+
+def test_previous_placement_rules_refuse_another_order_for_a_later_round():
+    dm = factories.championship(slug="dm-2026", ruleset="dm")
+    individual = dm.categories.get(kind="individual")
+    prelim, final = individual.rounds.order_by("order")
+    Round.objects.filter(pk=prelim.pk).update(advance="overall", advance_count=3)
+    tables_create(championship=dm, count=6)
+    made = entrants(dm, individual, 4)
+    rounds.round_seat(round_=prelim)
+    rounds.round_start(round_=prelim)
+    rounds.round_close(round_=prelim)
+    finish_all(prelim, minutes=(43, 41, 42, 40))
+    with pytest.raises(ValidationError) as refused:
+        rounds.round_seat(round_=final, plan=SeatingPlan(order="registration"))
+    assert "placement in the previous round" in refused.value.message_dict["order"][0]
+    rounds.round_seat(round_=final)
+    assert [s.entry for s in seats_of(final)] == [made[3], made[1], made[2]]
+    # Where the rules leave later rounds to the organiser (None), any order goes.
+    dm.rule_overrides = {"seating_later_rounds": None}
+    dm.save()
+    rounds.round_seat(round_=Round.objects.get(pk=final.pk), plan=SeatingPlan(order="registration"))
+    assert [s.entry for s in seats_of(final)] == [made[1], made[2], made[3]]
+
+
+def test_organiser_heat_sizes_seat_heats_of_those_sizes_dealing_the_seeds_in_turn(
+    championship, individual, final
+):
+    tables_create(championship=championship, count=10)
+    made = entrants(championship, individual, 5)
+    for rank, entry in enumerate(made, start=1):
+        entry.prior_ranking = rank
+        entry.save()
+    heats = rounds.round_seat(round_=final, plan=SeatingPlan(heats=2, heat_sizes=[3, 2]))
+    assert [h.seats.count() for h in heats] == [3, 2]
+    heat_of = {s.entry_id: s.heat.key for s in seats_of(final)}
+    assert [heat_of[e.pk] for e in made] == ["a", "b", "b", "a", "a"]
+    # Without sizes, the serpentine split into sizes differing by at most one.
+    heats = rounds.round_seat(round_=final, plan=SeatingPlan(heats=2))
+    assert [h.seats.count() for h in heats] == [3, 2]
+    assert [s.entry for s in seats_of(final) if s.heat.key == "b"] == [made[1], made[2]]
+
+
+@pytest.mark.parametrize(
+    ("heats", "sizes", "message"),
+    [
+        (2, [5], "Give one heat size for each of the 2 heats."),
+        (2, [5, 0], "Every heat needs at least one entry."),
+        (2, [3, 3], "The heat sizes add up to 6, but there are 5 entries to seat."),
+    ],
+)
+def test_heat_sizes_that_do_not_fit_the_round_are_refused_with_the_reason(
+    championship, individual, final, heats, sizes, message
+):
+    tables_create(championship=championship, count=10)
+    entrants(championship, individual, 5)
+    with pytest.raises(ValidationError) as refused:
+        rounds.round_seat(round_=final, plan=SeatingPlan(heats=heats, heat_sizes=sizes))
+    assert refused.value.message_dict["heat_sizes"] == [message]
+    assert not final.heats.exists()
+
+
+def test_dm_equal_heats_refuse_heat_sizes():
+    dm = factories.championship(slug="dm-2026", ruleset="dm")
+    individual = dm.categories.get(kind="individual")
+    prelim = individual.rounds.get(stage="prelim")
+    tables_create(championship=dm, count=10)
+    entrants(dm, individual, 5)
+    with pytest.raises(ValidationError) as refused:
+        rounds.round_seat(round_=prelim, plan=SeatingPlan(heats=2, heat_sizes=[4, 1]))
+    assert "equal in size" in refused.value.message_dict["heat_sizes"][0]
+    assert not prelim.heats.exists()
+
+
+def test_sm_officials_take_the_reserved_tables_no_guest_needs_when_tables_run_short():
+    sm, individual, prelim = sm_prelim(tables=12)
+    for table in sm.tables.filter(number__in=(6, 12)):
+        table.reserved_for_guests = True
+        table.save()
+    (guest,) = entrants(sm, individual, 1, official=False, checked_in_at=T0)
+    swedes = entrants(sm, individual, 11, checked_in_at=T0, offset=20)
+    rounds.round_seat(round_=prelim)
+    table_of = {s.entry_id: s.table.number for s in seats_of(prelim)}
+    # The guest at the first reserved table; the best ten Swedes at the ordinary tables,
+    # in order; the eleventh at the reserved table left over.
+    assert table_of[guest.pk] == 6
+    assert [table_of[e.pk] for e in swedes] == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]
+
+
+def test_seating_is_refused_only_when_every_table_is_taken():
+    sm, individual, prelim = sm_prelim(tables=12)
+    for table in sm.tables.filter(number__in=(11, 12)):
+        table.reserved_for_guests = True
+        table.save()
+    entrants(sm, individual, 12, checked_in_at=T0)
+    rounds.round_seat(round_=prelim)
+    assert sorted(s.table.number for s in seats_of(prelim)) == list(range(1, 13))
+    entrants(sm, individual, 1, checked_in_at=T0, offset=50)
+    with pytest.raises(ValidationError, match="13 entries need more than the 12 tables"):
+        rounds.round_seat(round_=prelim)

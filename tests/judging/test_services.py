@@ -42,8 +42,10 @@ def running(request):
     for _ in range(3):
         citizenship = ["SE"] if preset == "sm" else ["NO"]
         person = factories.person(championship, region="Rogaland", citizenship=citizenship)
-        entries.append(factories.entry(individual, members=[person]))
-    rounds.round_seat(round_=round_, plan=rounds.SeatingPlan(order="registration"))
+        # Checked in: sm seats only the checked-in.
+        entries.append(factories.entry(individual, members=[person], checked_in_at=START))
+    # Seeding (no prior rankings: registration order) is the order every preset allows.
+    rounds.round_seat(round_=round_)
     (heat,) = rounds.round_start(round_=round_)
     heat.started_at = START
     heat.save()
