@@ -479,7 +479,7 @@ class Judge:
             "at": datetime.now(UTC).isoformat(),
             "missing_found": 0,
             "missing_lost": 0,
-            "adjacent_missing": False,
+            "adjacent_missing": 0,
         }
         try:
             status, _headers, data = fetch(

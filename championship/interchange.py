@@ -1,9 +1,9 @@
-"""The championship interchange format, version 1: one JSON document holds a whole championship.
+"""The championship interchange format, version 2: one JSON document holds a whole championship.
 
 Terms, as in ``docs/interchange.md``:
 
 document
-    ``{"format": "speedpuzzling-championship", "version": 1, "championship": ...,
+    ``{"format": "speedpuzzling-championship", "version": 2, "championship": ...,
     "tables": [...], "persons": [...], "competitions": [...]}``: the championship,
     the venue's tables, the persons, and per competition (category) its entries and
     rounds, each round with its heats, seats and results.
@@ -61,7 +61,10 @@ from results.selectors import parse_duration, result_fields
 from results.services import standings_ensure_all, standings_recompute
 
 FORMAT = "speedpuzzling-championship"
-VERSION = 1
+VERSION = 2
+# Versions the import reads. Version 1 said only whether missing pieces were adjacent
+# (``adjacent_missing`` true or false); version 2 says how many of the lost pieces were.
+READS = (1, 2)
 
 # Upper bounds of the database columns, so that a document cannot overflow them.
 SMALL_MAX = 32767
@@ -554,9 +557,10 @@ def _read(data: Any) -> _Plan:
     if document_format != FORMAT:
         raise InterchangeError("format", f'must be "{FORMAT}", not {_show(document_format)}')
     version = _get(data, "version", "", required=True)
-    if type(version) is not int or version != VERSION:
+    if type(version) is not int or version not in READS:
         raise InterchangeError(
-            "version", f"unsupported version {_show(version)} (this import reads version 1)"
+            "version",
+            f"unsupported version {_show(version)} (this import reads versions 1 and 2)",
         )
 
     fields, preset, rules = _read_championship(data)
@@ -592,7 +596,10 @@ def _read(data: Any) -> _Plan:
     for index, (raw, competition) in enumerate(zip(raw_competitions, competitions, strict=True)):
         scope = _Scope(
             index=index,
+            version=version,
             pieces=competition.fields["pieces"],
+            time_limit_minutes=competition.fields["time_limit_minutes"],
+            rules=rules,
             tz=tz,
             table_seats=table_seats,
             entry_competition=entry_competition,
@@ -962,7 +969,10 @@ class _Scope:
     """What the rounds of one competition are checked against."""
 
     index: int
+    version: int
     pieces: int
+    time_limit_minutes: int
+    rules: rulesets.Ruleset
     tz: tzinfo
     table_seats: dict[int, int]
     entry_competition: dict[str, int]
@@ -1013,7 +1023,8 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
         heat_keys: dict[str, str] = {}
         for heat_index, heat_raw in enumerate(_list(round_raw, "heats", round_path)):
             heat_path = f"{round_path}.heats[{heat_index}]"
-            heat = _read_heat(heat_raw, heat_path, scope, seated, with_result)
+            limit = round_.fields["time_limit_minutes"] or scope.time_limit_minutes
+            heat = _read_heat(heat_raw, heat_path, scope, seated, with_result, limit)
             if heat.key in heat_keys:
                 raise InterchangeError(
                     f"{heat_path}.key",
@@ -1026,7 +1037,12 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
 
 
 def _read_heat(
-    raw: Any, path: str, scope: _Scope, seated: dict[str, str], with_result: dict[str, str]
+    raw: Any,
+    path: str,
+    scope: _Scope,
+    seated: dict[str, str],
+    with_result: dict[str, str],
+    limit_minutes: int,
 ) -> _Heat:
     """Check a heat: its seats (a shared table seats two) and its results."""
     raw = _object(raw, path)
@@ -1065,6 +1081,11 @@ def _read_heat(
             )
         taken[number].append(ref)
         own_start = _datetime(seat_raw, "started_at", seat_path, scope.tz)
+        if own_start is not None and not scope.rules.individual_start_times:
+            raise InterchangeError(
+                f"{seat_path}.started_at",
+                "these rules give no entry a start of its own (individual_start_times is false)",
+            )
         if own_start is not None and (
             heat.started_at is None
             or own_start < heat.started_at
@@ -1085,7 +1106,7 @@ def _read_heat(
                 f'entry "{ref}" already has a result in this round ({with_result[ref]})',
             )
         with_result[ref] = result_path
-        heat.results.append((ref, _read_result(result_raw, result_path, scope)))
+        heat.results.append((ref, _read_result(result_raw, result_path, scope, limit_minutes)))
     return heat
 
 
@@ -1104,17 +1125,31 @@ def _entry_ref(raw: dict, path: str, scope: _Scope) -> str:
     return ref
 
 
-def _read_result(raw: dict, path: str, scope: _Scope) -> dict:
-    """Check a result's inputs and confirmation; its computed fields are ignored."""
+def _adjacent(raw: dict, path: str, missing_lost: int, version: int) -> int:
+    """Return the adjacent lost pieces: a count, or version 1's yes/no (all lost, or none)."""
+    value = _get(raw, "adjacent_missing", path, required=False)
+    if isinstance(value, bool) and version == 1:
+        return timing.adjacent_count(value, missing_lost)
+    return _whole(raw, "adjacent_missing", path, default=0, maximum=SMALL_MAX)
+
+
+def _read_result(raw: dict, path: str, scope: _Scope, limit_minutes: int) -> dict:
+    """Check a result's inputs and confirmation; its computed fields are ignored.
+
+    A finished result timed after the round's time limit is refused: "TIME"
+    after the limit is not a completion, and such an entry is ranked by its
+    counted pieces (status ``unfinished`` with ``pieces_placed``).
+    """
     pieces = scope.pieces
     status = _choice(raw, "status", path, RESULT_STATUSES, what="status", required=True)
     piece_limit = min(pieces, SMALL_MAX)
+    missing_lost = _whole(raw, "missing_lost", path, default=0, maximum=piece_limit)
     fields = {
         "status": status,
         "time_ms": _duration(raw, "time", path),
         "missing_found": _whole(raw, "missing_found", path, default=0, maximum=piece_limit),
-        "missing_lost": _whole(raw, "missing_lost", path, default=0, maximum=piece_limit),
-        "adjacent_missing": _flag(raw, "adjacent_missing", path),
+        "missing_lost": missing_lost,
+        "adjacent_missing": _adjacent(raw, path, missing_lost, scope.version),
         "last_piece_ms": _duration(raw, "last_piece_time", path),
         "pieces_placed": _whole(raw, "pieces_placed", path, nullable=True, maximum=pieces),
         "incorrect": _flag(raw, "incorrect", path),
@@ -1127,8 +1162,17 @@ def _read_result(raw: dict, path: str, scope: _Scope) -> dict:
             f"{path}.missing_lost",
             f"missing_found + missing_lost is {missing}, more than the puzzle's {pieces} pieces",
         )
+    if status == Result.Status.FINISHED and not timing.within_limit(
+        fields["time_ms"], limit_minutes * 60_000
+    ):
+        raise InterchangeError(
+            f"{path}.time",
+            f"{raw.get('time')} is after the round's time limit of {limit_minutes} minutes: "
+            'a finish after the limit is not a completion (give status "unfinished" '
+            "and the pieces placed)",
+        )
     try:
-        timing.validate(timing.Attempt(**fields), pieces)
+        timing.validate(timing.Attempt(**fields), pieces, scope.rules.counted_cluster_min_pieces)
     except timing.AttemptError as error:
         name = ATTEMPT_FIELDS.get(error.field, error.field)
         raise InterchangeError(f"{path}.{name}", error.message) from None
@@ -1282,6 +1326,12 @@ def _round_state(round_plan: _Round) -> str:
     return Round.State.PLANNED
 
 
+def _as_imported(fields: dict) -> dict:
+    """Return a result's judged fields as JSON, for the judges' captures to start from."""
+    confirmed = fields.get("confirmed_at")
+    return {**fields, "confirmed_at": confirmed.isoformat() if confirmed else None}
+
+
 def _write_rounds(
     championship: Championship,
     plan: _Plan,
@@ -1332,7 +1382,13 @@ def _write_rounds(
                     for number, ref, position, own_start in heat_plan.seats
                 ]
                 results += [
-                    Result(round=round_, heat=heat, entry_id=entry_pks[ref], **fields)
+                    Result(
+                        round=round_,
+                        heat=heat,
+                        entry_id=entry_pks[ref],
+                        imported=_as_imported(fields),
+                        **fields,
+                    )
                     for ref, fields in heat_plan.results
                 ]
             if any(heat.results for heat in round_plan.heats):

@@ -319,6 +319,11 @@ class Round(models.Model):
         return self.time_limit_minutes or self.category.time_limit_minutes
 
     @property
+    def time_limit_ms(self) -> int:
+        """Return the time limit in milliseconds, as it runs from each entry's own start."""
+        return self.effective_time_limit_minutes * 60_000
+
+    @property
     def advance_settings(self) -> dict:
         """Return the advancement as in the interchange format."""
         if self.advance == self.Advance.OVERALL:
@@ -458,6 +463,39 @@ class Seat(models.Model):
     def save(self, *args, **kwargs):
         self.round_id = self.heat.round_id
         super().save(*args, **kwargs)
+
+    @property
+    def start(self):
+        """Return when the entry started: its own later start, or the heat's (``None`` before)."""
+        heat_start = self.heat.started_at
+        if heat_start is None:
+            return None
+        if self.started_at is not None and self.started_at > heat_start:
+            return self.started_at
+        return heat_start
+
+    @property
+    def own_start(self) -> bool:
+        """Return whether the entry has a later start of its own (rogaland's taped bag)."""
+        return self.start is not None and self.start != self.heat.started_at
+
+    @property
+    def time_up_at(self):
+        """Return when the entry's time is up (``None`` before its heat starts).
+
+        The time limit runs from the entry's own start; the heat's time-up, when
+        the organiser calls it before the limit, ends the entry's attempt as long
+        after its start as it ends the heat's: an entry that started later keeps
+        its minutes.
+        """
+        start = self.start
+        if start is None:
+            return None
+        heat = self.heat
+        limit = timedelta(milliseconds=heat.round.time_limit_ms)
+        if heat.ended_at is not None:
+            limit = min(limit, heat.ended_at - heat.started_at)
+        return start + limit
 
     def clean(self):
         super().clean()

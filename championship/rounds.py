@@ -537,7 +537,9 @@ def round_start(*, round_: Round, heat_key: str | None = None) -> list[Heat]:
 @transaction.atomic
 def seat_set_start(*, seat: Seat, at: datetime) -> Seat:
     """Give one entry a later start of its own (a taped bag cut open by a judge)."""
-    _lock_round(seat.round)
+    locked = _lock_round(seat.round)
+    if not locked.category.championship.rules.individual_start_times:
+        raise RoundStateError(_("These rules give no entry a start of its own."))
     seat = Seat.objects.select_for_update().select_related("heat").get(pk=seat.pk)
     if seat.heat.started_at is None:
         raise RoundStateError(_("The heat has not started yet."))

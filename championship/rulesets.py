@@ -120,6 +120,7 @@ class Ruleset:
     penalty_seconds_per_piece: int
     penalty_charges: str
     max_lost_pieces: int | None
+    pieces_found_later: bool
     adjacent_missing_waives_penalty: bool
     late_last_piece_seconds: int | None
     misplaced_finish_is_unfinished: bool
@@ -209,9 +210,10 @@ ROGALAND = Preset(
         penalty_seconds_per_piece=5,
         penalty_charges="found",
         max_lost_pieces=None,
+        pieces_found_later=True,
         adjacent_missing_waives_penalty=False,
         late_last_piece_seconds=None,
-        misplaced_finish_is_unfinished=False,
+        misplaced_finish_is_unfinished=True,
         counted_cluster_min_pieces=3,
         unofficial_advance_only_if_better=False,
         prize_places=3,
@@ -256,6 +258,7 @@ SM = Preset(
         penalty_seconds_per_piece=10,
         penalty_charges="all",
         max_lost_pieces=10,
+        pieces_found_later=False,
         adjacent_missing_waives_penalty=False,
         late_last_piece_seconds=None,
         misplaced_finish_is_unfinished=True,
@@ -303,9 +306,10 @@ DM = Preset(
         penalty_seconds_per_piece=10,
         penalty_charges="all",
         max_lost_pieces=10,
+        pieces_found_later=True,
         adjacent_missing_waives_penalty=True,
         late_last_piece_seconds=10,
-        misplaced_finish_is_unfinished=False,
+        misplaced_finish_is_unfinished=True,
         counted_cluster_min_pieces=3,
         unofficial_advance_only_if_better=False,
         prize_places=0,
@@ -346,6 +350,7 @@ _BOOLEANS = {
     "one_entry_per_person_per_category",
     "check_in_required",
     "individual_start_times",
+    "pieces_found_later",
     "adjacent_missing_waives_penalty",
     "misplaced_finish_is_unfinished",
     "unofficial_advance_only_if_better",

@@ -79,7 +79,11 @@ class Capture(models.Model):
     )
     missing_found = models.PositiveSmallIntegerField(_("missing, found later"), default=0)
     missing_lost = models.PositiveSmallIntegerField(_("missing, lost"), default=0)
-    adjacent_missing = models.BooleanField(_("two or more missing pieces adjacent"), default=False)
+    adjacent_missing = models.PositiveSmallIntegerField(
+        _("adjacent pieces lost"),
+        default=0,
+        help_text=_("Of the lost pieces, how many were missing side by side (two or more)."),
+    )
     pieces_placed = models.PositiveIntegerField(_("pieces placed"), null=True, blank=True)
     pieces_remaining = models.PositiveIntegerField(_("pieces remaining"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)

@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 
 from championship.models import Heat, Round, Seat, Table
 from judging.models import Capture
-from judging.services import TIME_LIMIT_GRACE
 from registration.models import Entry
 from results.models import Result
 from results.selectors import format_duration
@@ -49,29 +48,14 @@ def table_for_token(token: str) -> Table | None:
     return Table.objects.select_related("championship").filter(token=token).first()
 
 
-def heat_time_limit(heat: Heat) -> datetime | None:
-    """Return when a started heat's time limit runs out."""
-    if heat.started_at is None:
-        return None
-    return heat.started_at + timedelta(minutes=heat.round.effective_time_limit_minutes)
+def seat_time_is_up(seat: Seat, now: datetime) -> bool:
+    """Return whether no finish can be recorded for a seated entry any more.
 
-
-def heat_time_is_up(heat: Heat, now: datetime) -> bool:
-    """Return whether no finish can be recorded in a heat any more: time up, or limit passed."""
-    if heat.state in (Heat.State.TIME_UP, Heat.State.CLOSED):
-        return True
-    limit = heat_time_limit(heat)
-    return limit is not None and now > limit + TIME_LIMIT_GRACE
-
-
-def start_of(seat: Seat) -> datetime | None:
-    """Return when a seated entry started: its own later start, or the heat's."""
-    heat_start = seat.heat.started_at
-    if heat_start is None:
-        return None
-    if seat.started_at is not None and seat.started_at > heat_start:
-        return seat.started_at
-    return heat_start
+    The entry's time limit runs from its own start; the heat's time-up does not
+    end the attempt of an entry that started later (``Seat.time_up_at``).
+    """
+    time_up = seat.time_up_at
+    return time_up is not None and now >= time_up
 
 
 def step_of(seat: Seat, result: Result | None, now: datetime) -> str:
@@ -82,7 +66,7 @@ def step_of(seat: Seat, result: Result | None, now: datetime) -> str:
     if status in (Result.Status.DNS, Result.Status.DSQ):
         return OUT
     if status == Result.Status.PENDING:
-        return TIMEUP if heat_time_is_up(seat.heat, now) else PUZZLING
+        return TIMEUP if seat_time_is_up(seat, now) else PUZZLING
     return CONFIRMED if result.confirmed_at is not None else REVIEW
 
 
@@ -108,12 +92,11 @@ class SeatAtTable:
     @property
     def own_start(self) -> bool:
         """Return whether the entry has a later start of its own."""
-        return self.start is not None and self.start != self.seat.heat.started_at
+        return self.seat.own_start
 
     def state(self, user) -> dict:
         """Return what the judge's phone needs to know of this entry, JSON-ready."""
         heat, result, finish = self.seat.heat, self.result, self.finish
-        limit = heat_time_limit(heat)
         return {
             "label": self.label,
             "entry": self.entry.ref,
@@ -122,9 +105,8 @@ class SeatAtTable:
             "pieces": heat.round.category.pieces,
             "heatState": heat.state,
             "startMs": epoch_ms(self.start),
-            "limitMs": epoch_ms(limit),
-            "endedMs": epoch_ms(heat.ended_at),
-            "graceMs": int(TIME_LIMIT_GRACE.total_seconds() * 1000),
+            "limitMs": heat.round.time_limit_ms,
+            "timeUpMs": epoch_ms(self.seat.time_up_at),
             "step": self.step,
             "result": result_state(result),
             "finish": None
@@ -238,7 +220,7 @@ def table_screen(table: Table, *, now: datetime, head_judge: bool = False) -> Ta
             SeatAtTable(
                 seat=seat,
                 label=_label(seat),
-                start=start_of(seat),
+                start=seat.start,
                 result=result,
                 finish=finishes.get(key),
                 step=step_of(seat, result, now),
@@ -305,7 +287,7 @@ def capture_values(capture: Capture) -> list[str]:
     if capture.missing_lost:
         values.append(_("%(count)s lost") % {"count": capture.missing_lost})
     if capture.adjacent_missing:
-        values.append(_("adjacent missing pieces"))
+        values.append(_("%(count)s of them adjacent") % {"count": capture.adjacent_missing})
     if capture.last_piece_ms is not None:
         values.append(
             _("last piece at %(time)s") % {"time": format_duration(capture.last_piece_ms)}
@@ -345,10 +327,49 @@ class HeatBoard:
 
 
 @dataclass(frozen=True)
+class LateArrival:
+    """A seated entry nobody has seen N minutes after its start (dm: may be disqualified)."""
+
+    seat: Seat
+    minutes: int
+
+
+@dataclass(frozen=True)
 class Dashboard:
     round: Round
     heats: list[HeatBoard]
     captures: list[CaptureLine]
+    late: list[LateArrival] = field(default_factory=list)
+    late_minutes: int | None = None
+
+
+def late_arrivals(
+    round_: Round, seats: list[Seat], results: dict, recorded: set, now: datetime
+) -> list[LateArrival]:
+    """Return the entries not arrived ``late_arrival_disqualify_minutes`` after their start.
+
+    An entry has arrived when it is checked in or anything was recorded for it
+    at its table. Arrival is known only where check-in is used: when no entry
+    seated in the round is checked in, nobody is flagged.
+    """
+    limit = round_.championship.rules.late_arrival_disqualify_minutes
+    if limit is None or not any(seat.entry.checked_in_at for seat in seats):
+        return []
+    late = []
+    for seat in seats:
+        start = seat.start
+        result = results.get(seat.entry_id)
+        if (
+            start is None
+            or seat.entry.checked_in_at is not None
+            or seat.entry_id in recorded
+            or (result is not None and result.status != Result.Status.PENDING)
+        ):
+            continue
+        minutes = int((now - start).total_seconds() // 60)
+        if minutes >= limit:
+            late.append(LateArrival(seat=seat, minutes=minutes))
+    return late
 
 
 def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
@@ -376,8 +397,8 @@ def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
     )
 
 
-def round_dashboard(round_: Round) -> Dashboard:
-    """Return a round's heats with their counts and entries, and every capture in order."""
+def round_dashboard(round_: Round, *, now: datetime) -> Dashboard:
+    """Return a round's heats with their counts and entries, every capture, and late arrivals."""
     seats = list(
         Seat.objects.filter(round=round_)
         .select_related("entry", "table", "heat")
@@ -396,7 +417,14 @@ def round_dashboard(round_: Round) -> Dashboard:
         .select_related("judge", "entry", "heat")
         .order_by("received_at", "id")
     ]
-    return Dashboard(round=round_, heats=boards, captures=captures)
+    recorded = {line.capture.entry_id for line in captures}
+    return Dashboard(
+        round=round_,
+        heats=boards,
+        captures=captures,
+        late=late_arrivals(round_, seats, results, recorded, now),
+        late_minutes=round_.championship.rules.late_arrival_disqualify_minutes,
+    )
 
 
 def seated_entries(round_: Round):

@@ -19,8 +19,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
+from championship.models import Championship, ChampionshipRole, Round, Seat
 from championship.permissions import has_role
 from championship.rules import timing
 from judging.models import Capture
@@ -31,13 +32,16 @@ from results.services import OUTCOME_FIELDS, entry_is_official, outcome_derive
 Kind = Capture.Kind
 
 # How far ahead of the server's clock a tap may be (phones' clocks are corrected
-# by the measured offset; what remains is network jitter).
+# by the measured offset; what remains is network jitter). A tap is judged by the
+# instant it was made, never by when it arrives: a phone that was offline may
+# deliver a tap made in time long after the time limit.
 FUTURE_TOLERANCE = timedelta(seconds=10)
-# A finish may be recorded this long after the time limit (the judge's walk to the table).
-TIME_LIMIT_GRACE = timedelta(seconds=30)
 
 JUDGE_KINDS = {Kind.FINISH, Kind.CONFIRM, Kind.PIECES, Kind.INCORRECT}
 HEAD_JUDGE_KINDS = {Kind.CORRECTION, Kind.DNS, Kind.DSQ, Kind.WARNING}
+# Kinds that record a time or a count: the entry's result as a judge recorded it.
+RECORDING_KINDS = (Kind.FINISH, Kind.PIECES, Kind.INCORRECT)
+RECORDED = (Result.Status.FINISHED, Result.Status.UNFINISHED)
 
 
 class CaptureConflict(Exception):
@@ -61,7 +65,7 @@ class CaptureInput:
     at: datetime | None = None
     missing_found: int = 0
     missing_lost: int = 0
-    adjacent_missing: bool = False
+    adjacent_missing: int = 0
     last_piece_at: datetime | None = None
     pieces_placed: int | None = None
     pieces_remaining: int | None = None
@@ -85,49 +89,94 @@ class Recorded:
     created: bool
 
 
-def _start_of(seat: Seat) -> datetime:
-    """Return when the seated entry started: its own later start, or the heat's."""
-    if seat.started_at and seat.started_at > seat.heat.started_at:
-        return seat.started_at
-    return seat.heat.started_at
+def _check_instant(data: CaptureInput, seat: Seat, limit_ms: int, now: datetime) -> None:
+    """Refuse a tap on TIME that was not made in the entry's time.
 
-
-def _check_instant(data: CaptureInput, seat: Seat, round_: Round, now: datetime) -> None:
-    heat = seat.heat
+    The time limit runs from the entry's own start; "TIME" at or before it, in
+    whole seconds, is in time. The heat's time-up, when called before the limit,
+    ends the entry's time too (later by an own start's delay).
+    """
     if data.at is None:
         raise ValidationError({"at": [_("The instant of the tap is missing.")]})
     if data.at > now + FUTURE_TOLERANCE:
         raise ValidationError(
             {"at": [_("The phone's clock is ahead of the server's: the tap is in the future.")]}
         )
-    if data.at < _start_of(seat):
+    start = seat.start
+    if data.at < start:
         raise ValidationError({"at": [_("The tap is before the entry's start.")]})
-    limit = heat.started_at + timedelta(minutes=round_.effective_time_limit_minutes)
-    if data.kind == Kind.FINISH and data.at > limit + TIME_LIMIT_GRACE:
+    elapsed = timing.elapsed_ms(data.at, start)
+    if not timing.within_limit(elapsed, limit_ms):
         raise ValidationError(
-            {"at": [_("The tap is after the time limit: record the pieces placed instead.")]}
+            {"at": [_("The tap is after the time limit: count the pieces instead.")]}
         )
-    if data.kind == Kind.FINISH and heat.ended_at and data.at > heat.ended_at + TIME_LIMIT_GRACE:
-        raise ValidationError(
-            {"at": [_("Time was up before the tap: record the pieces placed instead.")]}
-        )
+    allowed = (seat.time_up_at - start) // timedelta(milliseconds=1)
+    if not timing.within_limit(elapsed, allowed):
+        raise ValidationError({"at": [_("Time was up before the tap: count the pieces instead.")]})
 
 
-def _check_counts(data: CaptureInput, pieces: int) -> None:
+def attempt_error_message(error: timing.AttemptError, *, pieces: int, rules) -> dict:
+    """Return an ``AttemptError`` of the rules as field errors in the active language."""
+    least, most = rules.counted_cluster_min_pieces, pieces - 1
+    messages = {
+        "pieces_implausible": {
+            "pieces_placed": _(
+                "Pieces placed must be 0 or from %(least)s to %(most)s: pieces count in "
+                "clusters of at least %(least)s, and an unfinished puzzle has a piece left."
+            )
+            % {"least": least, "most": most},
+            "pieces_remaining": _(
+                "Pieces remaining must be %(total)s or from 1 to %(remaining)s: pieces count in "
+                "clusters of at least %(least)s, and an unfinished puzzle has a piece left."
+            )
+            % {"total": pieces, "remaining": pieces - least, "least": least},
+        },
+        "adjacent_over_lost": _(
+            "More adjacent pieces than pieces lost: adjacent pieces are among the lost ones."
+        ),
+        "adjacent_alone": _("Adjacent pieces are two or more side by side: give 0 or at least 2."),
+        "pieces_out_of_range": _("More pieces missing than the puzzle has."),
+        "before_recorded_time": _("The last piece cannot come before the time."),
+        "negative": _("Cannot be negative."),
+        "time_required": _("A finish needs a time."),
+    }
+    message = messages.get(error.code, error.message)
+    if isinstance(message, dict):
+        message = message.get(error.field, error.message)
+    name = {"time_ms": "time", "last_piece_ms": "last_piece_at"}.get(error.field, error.field)
+    return {name: [message]}
+
+
+def _check_counts(data: CaptureInput, pieces: int, rules) -> None:
+    """Refuse counts that cannot be true of the puzzle, whatever the entry's result."""
     for name in ("missing_found", "missing_lost", "pieces_placed", "pieces_remaining"):
         value = getattr(data, name)
         if value is not None and not 0 <= value <= pieces:
             raise ValidationError(
                 {name: [_("Must be between 0 and %(pieces)s.") % {"pieces": pieces}]}
             )
-    if data.missing_found + data.missing_lost > pieces:
-        raise ValidationError({"missing_lost": [_("More pieces missing than the puzzle has.")]})
     if data.kind in (Kind.PIECES, Kind.INCORRECT) and (
         data.pieces_placed is None and data.pieces_remaining is None
     ):
         raise ValidationError(
             {"pieces_placed": [_("Give the pieces placed or the pieces remaining.")]}
         )
+    # A piece count at time-up is of a puzzle not completed; a correction's count is
+    # checked with the corrected result (a puzzle completed after the limit counts whole).
+    counting = data.kind in (Kind.PIECES, Kind.INCORRECT)
+    attempt = timing.Attempt(
+        missing_found=data.missing_found,
+        missing_lost=data.missing_lost,
+        adjacent_missing=data.adjacent_missing,
+        pieces_placed=data.pieces_placed if counting else None,
+        pieces_remaining=(
+            data.pieces_remaining if counting and data.pieces_placed is None else None
+        ),
+    )
+    try:
+        timing.validate(attempt, pieces, rules.counted_cluster_min_pieces)
+    except timing.AttemptError as error:
+        raise ValidationError(attempt_error_message(error, pieces=pieces, rules=rules)) from None
 
 
 def _check_kind_allowed(user, championship: Championship, kind: str) -> None:
@@ -149,17 +198,18 @@ def _existing(client_id) -> Capture | None:
 def capture_record(
     *, round_: Round, entry: Entry, judge, data: CaptureInput, now: datetime | None = None
 ) -> Recorded:
-    """Store one capture and derive the entry's result; the same client id again stores nothing.
+    """Store one capture and derive the entry's result; the same capture again stores nothing.
 
     Raise ``ValidationError`` for impossible input, ``CaptureForbidden`` for a
     kind the user may not record, ``CaptureConflict`` when the capture
-    contradicts the current result (a confirmed time, another judge's finish).
+    contradicts the current result (a confirmed time, another judge's record, a
+    closed round) or reuses a capture id for something else.
     """
     championship = round_.championship
     _check_kind_allowed(judge, championship, data.kind)
     earlier = _existing(data.client_id)
     if earlier is not None:
-        return _replay(earlier, round_, entry, judge)
+        return _replay(earlier, round_, entry, judge, data)
     now = now or timezone.now()
     with transaction.atomic():
         locked_round = (
@@ -170,8 +220,12 @@ def capture_record(
         # Checked again under the lock: a retry may have raced the first attempt.
         earlier = _existing(data.client_id)
         if earlier is not None:
-            return _replay(earlier, round_, entry, judge)
-        seat = Seat.objects.select_related("heat").filter(round=locked_round, entry=entry).first()
+            return _replay(earlier, round_, entry, judge, data)
+        seat = (
+            Seat.objects.select_related("heat__round__category")
+            .filter(round=locked_round, entry=entry)
+            .first()
+        )
         if seat is None:
             raise ValidationError({"entry": [_("The entry is not seated in this round.")]})
         heat = seat.heat
@@ -185,12 +239,12 @@ def capture_record(
             result = Result(round=locked_round, heat=heat, entry=entry)
         result.entry = entry
         pieces = locked_round.category.pieces
-        _check_counts(data, pieces)
+        rules = championship.rules
+        limit = locked_round.time_limit_ms
+        _check_counts(data, pieces, rules)
         elapsed = last_piece = None
         if data.kind == Kind.FINISH:
-            if heat.state == Heat.State.CLOSED:
-                raise ValidationError({"round": [_("The heat is closed.")]})
-            _check_instant(data, seat, locked_round, now)
+            _check_instant(data, seat, limit, now)
             elapsed = timing.elapsed_ms(data.at, heat.started_at, seat.started_at)
             if data.last_piece_at is not None:
                 if data.last_piece_at < data.at:
@@ -204,7 +258,7 @@ def capture_record(
             elapsed = data.time_ms
         elif data.kind in (Kind.DSQ, Kind.WARNING) and not data.reason.strip():
             raise ValidationError({"reason": [_("Give a reason.")]})
-        _check_against_result(data, result, judge)
+        _check_against_result(data, result, judge, seat=seat, round_=locked_round, now=now)
         capture = Capture.objects.create(
             championship=championship,
             client_id=data.client_id,
@@ -225,8 +279,12 @@ def capture_record(
             payload={**data.payload, **({"status": data.status} if data.status else {})},
         )
         result_derive(result, pieces, seat=seat)
-        rules = championship.rules
-        outcome_derive(result, rules, pieces)
+        try:
+            outcome_derive(result, rules, pieces, limit_ms=limit)
+        except timing.AttemptError as error:
+            # The capture is rolled back with the transaction.
+            message = attempt_error_message(error, pieces=pieces, rules=rules)
+            raise ValidationError(message) from None
         if new_result:
             result.official = entry_is_official(entry, rules, locked_round.category.kind)
             result.save()
@@ -239,70 +297,187 @@ def capture_record(
     return Recorded(capture=capture, result=result, created=True)
 
 
-def _replay(earlier: Capture, round_: Round, entry: Entry, judge) -> Recorded:
+def _same_capture(earlier: Capture, data: CaptureInput) -> bool:
+    """Return whether ``data`` is the capture ``earlier`` stored, sent again."""
+    last_piece_after = None
+    if earlier.last_piece_ms is not None and earlier.elapsed_ms is not None:
+        last_piece_after = earlier.last_piece_ms - earlier.elapsed_ms
+    sent_after = None
+    if data.last_piece_at is not None and data.at is not None:
+        sent_after = (data.last_piece_at - data.at) // timedelta(milliseconds=1)
+    time_ms = earlier.elapsed_ms if earlier.kind == Kind.CORRECTION else None
+    sent_time = data.time_ms if data.kind == Kind.CORRECTION else None
+    return (
+        earlier.kind == data.kind
+        and earlier.device_at == data.at
+        and earlier.missing_found == data.missing_found
+        and earlier.missing_lost == data.missing_lost
+        and earlier.adjacent_missing == data.adjacent_missing
+        and earlier.pieces_placed == data.pieces_placed
+        and earlier.pieces_remaining == data.pieces_remaining
+        and last_piece_after == sent_after
+        and time_ms == sent_time
+        and earlier.payload.get("status", "") == data.status
+        and earlier.reason == data.reason.strip()
+    )
+
+
+def _replay(earlier: Capture, round_: Round, entry: Entry, judge, data: CaptureInput) -> Recorded:
     """Answer a capture sent again as the first time, if it really is the same one."""
     if (
         earlier.round_id != round_.pk
         or earlier.entry_id != entry.pk
         or earlier.judge_id != judge.pk
+        or not _same_capture(earlier, data)
     ):
         raise CaptureConflict(_("This capture id was already used for another capture."))
     result = Result.objects.get(round=round_, entry=entry)
     return Recorded(capture=earlier, result=result, created=False)
 
 
-def _check_against_result(data: CaptureInput, result: Result, judge) -> None:
-    """Refuse what contradicts the current result."""
-    if data.kind in HEAD_JUDGE_KINDS:
+IMPORTED = object()
+TIME_UP_CHANGE = gettext_lazy(
+    "Time is up: a recorded result changes only by a head judge's correction, with a reason."
+)
+
+
+def _recorder(result: Result):
+    """Return who recorded the result's time or count: a judge's id, ``IMPORTED`` or ``None``."""
+    if result.pk is None or result.status not in RECORDED:
+        return None
+    last = (
+        Capture.objects.filter(
+            round=result.round_id, entry=result.entry_id, kind__in=RECORDING_KINDS
+        )
+        .order_by("-received_at", "-id")
+        .select_related("judge")
+        .first()
+    )
+    if last is None:
+        return IMPORTED if result.imported else None
+    return last
+
+
+def _later_round_seated(round_: Round) -> bool:
+    return Round.objects.filter(
+        category=round_.category_id, order__gt=round_.order, seats__isnull=False
+    ).exists()
+
+
+def _check_against_result(
+    data: CaptureInput, result: Result, judge, *, seat: Seat, round_: Round, now: datetime
+) -> None:
+    """Refuse what would change a result that is no longer the judge's to change.
+
+    A judge records an entry's result and shows it to the entrant, who confirms
+    it; until then the judge who recorded it may still amend it. Nobody else
+    overwrites it but a head judge, with a correction and its reason. Once the
+    entry's time is up (or the round is closed), captures still complete a
+    result (a finish tapped in time and delivered late, its missing pieces, the
+    piece count at time-up, a confirmation, a no-show) but no capture changes a
+    recorded one except a head judge's correction; and none at all once a later
+    round is seated from this one's results.
+    """
+    kind = data.kind
+    recorded = result.status in RECORDED
+    time_up = round_.state in (Round.State.CLOSED, Round.State.PUBLISHED) or (
+        seat.time_up_at is not None and now >= seat.time_up_at
+    )
+    if kind == Kind.WARNING:
+        return
+    if kind in HEAD_JUDGE_KINDS and _later_round_seated(round_):
+        raise CaptureConflict(
+            _("The next round is seated from this round's results: they can no longer change.")
+        )
+    if kind == Kind.CORRECTION:
+        return
+    if kind in (Kind.DNS, Kind.DSQ):
+        if kind == Kind.DNS and recorded:
+            raise CaptureConflict(
+                _("This entry has a recorded result: correct it instead, with a reason.")
+            )
+        if time_up and result.status != Result.Status.PENDING:
+            raise CaptureConflict(TIME_UP_CHANGE)
         return
     if result.confirmed_at is not None:
         raise CaptureConflict(
             _("The result is confirmed: only a head judge can correct it, with a reason.")
         )
-    if data.kind == Kind.CONFIRM:
-        if result.status not in (Result.Status.FINISHED, Result.Status.UNFINISHED):
+    if kind == Kind.CONFIRM:
+        if not recorded:
             raise ValidationError({"kind": [_("There is no time or piece count to confirm.")]})
         return
     if result.status in (Result.Status.DNS, Result.Status.DSQ):
         raise CaptureConflict(_("The entry did not start or is disqualified."))
-    last = (
-        Capture.objects.filter(round=result.round_id, entry=result.entry_id, kind=Kind.FINISH)
-        .order_by("-received_at", "-id")
-        .first()
-    )
-    if data.kind == Kind.FINISH and last is not None and last.judge_id != judge.pk:
+    if not recorded:
+        return
+    recorder = _recorder(result)
+    if recorder is IMPORTED:
         raise CaptureConflict(
-            _("%(judge)s already recorded this entry's time.")
-            % {"judge": last.judge.get_username()}
+            _("This entry's result was imported: only a head judge can correct it, with a reason.")
         )
+    if recorder is not None and recorder.judge_id != judge.pk:
+        raise CaptureConflict(
+            _("%(judge)s already recorded this entry's result: only a head judge can change it.")
+            % {"judge": recorder.judge.get_username()}
+        )
+    if not time_up:
+        return
+    # Time is up: the judge may still complete their own record, not replace it.
+    has_time = result.time_ms is not None
+    same_tap = (
+        kind == Kind.FINISH
+        and recorder is not None
+        and recorder.kind == Kind.FINISH
+        and recorder.device_at == data.at
+    )
+    if same_tap or kind == Kind.INCORRECT or (kind == Kind.PIECES and not has_time):
+        return
+    raise CaptureConflict(TIME_UP_CHANGE)
+
+
+def _baseline(result: Result) -> tuple[str, datetime | None, dict]:
+    """Return where a result's captures start from: nothing, or what an import gave."""
+    fields = {
+        "time_ms": None,
+        "missing_found": 0,
+        "missing_lost": 0,
+        "adjacent_missing": 0,
+        "last_piece_ms": None,
+        "pieces_placed": None,
+        "incorrect": False,
+    }
+    imported = result.imported
+    if not imported:
+        return Result.Status.PENDING, None, fields
+    fields.update({name: imported[name] for name in fields if name in imported})
+    confirmed = imported.get("confirmed_at")
+    return (
+        imported.get("status", Result.Status.PENDING),
+        datetime.fromisoformat(confirmed) if confirmed else None,
+        fields,
+    )
 
 
 def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> Result:
     """Set a result's inputs from its captures, in the order they were received.
 
-    A finish is timed from the entry's start as it is now: when a later start of
-    its own is set after the tap (the taped bag), the time follows it. ``seat`` is
-    the entry's seat in the round, with its heat, when the caller has it at hand.
+    The captures apply to what an import gave the result (a restored
+    championship keeps its results), or to nothing. A finish is timed from the
+    entry's start as it is now: when a later start of its own is set after the
+    tap (the taped bag), the time follows it. ``seat`` is the entry's seat in the
+    round, with its heat, when the caller has it at hand.
     """
     captures = Capture.objects.filter(round=result.round_id, entry=result.entry_id).order_by(
         "received_at", "id"
     )
     if seat is None:
         seat = (
-            Seat.objects.select_related("heat")
+            Seat.objects.select_related("heat__round__category")
             .filter(round_id=result.round_id, entry_id=result.entry_id)
             .first()
         )
-    status, confirmed_at = Result.Status.PENDING, None
-    fields = {
-        "time_ms": None,
-        "missing_found": 0,
-        "missing_lost": 0,
-        "adjacent_missing": False,
-        "last_piece_ms": None,
-        "pieces_placed": None,
-        "incorrect": False,
-    }
+    status, confirmed_at, fields = _baseline(result)
     for capture in captures:
         kind = capture.kind
         if kind == Kind.FINISH:
@@ -310,7 +485,7 @@ def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> R
             elapsed, last_piece = capture.elapsed_ms, capture.last_piece_ms
             if seat is not None and capture.device_at and seat.heat.started_at:
                 now_elapsed = timing.elapsed_ms(
-                    max(capture.device_at, _start_of(seat)), seat.heat.started_at, seat.started_at
+                    max(capture.device_at, seat.start), seat.heat.started_at, seat.started_at
                 )
                 if last_piece is not None:
                     last_piece -= elapsed - now_elapsed
@@ -333,7 +508,7 @@ def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> R
             fields["pieces_placed"] = placed
             if kind == Kind.INCORRECT:
                 # "TIME" declared with misplaced pieces: the time stays on record and the
-                # preset decides (sm: not completed, ranked by the correctly placed pieces).
+                # rules rank the entry by its correctly placed pieces.
                 fields["incorrect"] = True
                 has_time = fields["time_ms"] is not None
                 status = Result.Status.FINISHED if has_time else Result.Status.UNFINISHED

@@ -33,10 +33,12 @@ Role = ChampionshipRole.Role
 PHONE_RULES = (
     "penalty_seconds_per_piece",
     "penalty_charges",
+    "pieces_found_later",
     "adjacent_missing_waives_penalty",
     "late_last_piece_seconds",
     "max_lost_pieces",
     "misplaced_finish_is_unfinished",
+    "counted_cluster_min_pieces",
     "individual_start_times",
 )
 
@@ -60,11 +62,31 @@ def phone_strings() -> dict:
         "penalty": _("penalty"),
         "piecesFound": _("%(count)s found later × %(seconds)s s"),
         "piecesCharged": _("%(count)s missing × %(seconds)s s"),
-        "noPenaltyAdjacent": _("adjacent missing pieces: no penalty"),
+        "noPenaltyAdjacent": _("%(count)s adjacent pieces lost: no penalty for them."),
         "lastPieceAt": _("Last piece placed at %(time)s"),
         "lastPieceStands": _("Last piece placed at %(time)s: the actual finish stands."),
         "lastPieceLate": _("Last piece placed at %(time)s: the time plus the penalty counts."),
-        "invalid": _("More than %(count)s pieces lost: the attempt is invalid."),
+        "invalid": _("More than %(count)s pieces missing: the attempt is invalid."),
+        "afterLimit": _("TIME after the time limit: not completed. Count the pieces instead."),
+        "problems": {
+            # %(least)s, %(most)s, %(total)s, %(remaining)s are filled in on the phone.
+            "pieces_implausible": _(
+                "Pieces placed must be 0 or from %(least)s to %(most)s: pieces count in "
+                "clusters of at least %(least)s, and an unfinished puzzle has a piece left."
+            ),
+            "remaining_implausible": _(
+                "Pieces remaining must be %(total)s or from 1 to %(remaining)s: pieces count in "
+                "clusters of at least %(least)s, and an unfinished puzzle has a piece left."
+            ),
+            "adjacent_over_lost": _(
+                "More adjacent pieces than pieces lost: adjacent pieces are among the lost ones."
+            ),
+            "adjacent_alone": _(
+                "Adjacent pieces are two or more side by side: give 0 or at least 2."
+            ),
+            "pieces_out_of_range": _("More pieces missing than the puzzle has."),
+            "other": _("These counts cannot be right: check them."),
+        },
         "placedOf": _("%(placed)s of %(total)s placed"),
         "misplacedUnfinished": _("TIME with misplaced pieces: not completed."),
         "misplaced": _("TIME with misplaced pieces"),
@@ -196,11 +218,12 @@ def _round(championship, key) -> Round:
 def dashboard(request, championship, round):
     """Show a round's judging per heat: confirmed, awaited, still puzzling; every capture."""
     round_ = _round(championship, round)
+    now = timezone.now()
     context = {
         "round": round_,
-        "board": selectors.round_dashboard(round_),
+        "board": selectors.round_dashboard(round_, now=now),
         "mark_form": MarkForm(round_=round_),
-        "now": timezone.now(),
+        "now": now,
     }
     template = "judging/dashboard.html"
     if request.htmx:

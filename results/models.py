@@ -56,13 +56,24 @@ class Result(models.Model):
     )
     missing_found = models.PositiveSmallIntegerField(_("missing, found later"), default=0)
     missing_lost = models.PositiveSmallIntegerField(_("missing, lost"), default=0)
-    adjacent_missing = models.BooleanField(_("two or more missing pieces adjacent"), default=False)
+    adjacent_missing = models.PositiveSmallIntegerField(
+        _("adjacent pieces lost"),
+        default=0,
+        help_text=_("Of the lost pieces, how many were missing side by side (two or more)."),
+    )
     last_piece_ms = models.PositiveBigIntegerField(
         _("last piece placed (ms)"), null=True, blank=True
     )
     pieces_placed = models.PositiveIntegerField(_("pieces placed"), null=True, blank=True)
     incorrect = models.BooleanField(_("finish declared with misplaced pieces"), default=False)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    imported = models.JSONField(
+        _("as imported"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("The judged fields as an import gave them; captures apply on top."),
+    )
 
     # Derived by the rules.
     outcome = models.CharField(
@@ -97,6 +108,10 @@ class Result(models.Model):
             models.CheckConstraint(
                 condition=~Q(status="finished") | Q(time_ms__isnull=False),
                 name="result_finished_has_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(adjacent_missing__lte=F("missing_lost")),
+                name="result_adjacent_among_lost",
             ),
             models.CheckConstraint(
                 condition=Q(place__isnull=True) | Q(place__gte=1), name="result_place_positive"

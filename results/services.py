@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from types import SimpleNamespace
 
 from django.db import transaction
@@ -11,6 +12,8 @@ from championship.models import Round
 from championship.rules import advancement, eligibility, ranking, timing
 from registration.models import Entry, Person
 from results.models import JUDGED_FIELDS, Result, RoundRanking
+
+logger = logging.getLogger(__name__)
 
 # What the rules make of one result's inputs (a capture derives them for its entry).
 OUTCOME_FIELDS = ["outcome", "penalty_ms", "final_ms", "counted_pieces"]
@@ -74,9 +77,13 @@ def stored_outcome(result: Result) -> timing.Outcome:
     )
 
 
-def outcome_derive(result: Result, rules, pieces: int) -> timing.Outcome:
-    """Set a result's outcome, penalty, final time and counted pieces from its inputs."""
-    decided = timing.outcome(attempt_of(result), rules, pieces)
+def outcome_derive(result: Result, rules, pieces: int, *, limit_ms: int) -> timing.Outcome:
+    """Set a result's outcome, penalty, final time and counted pieces from its inputs.
+
+    ``limit_ms`` is the round's time limit (``Round.time_limit_ms``). Raise
+    ``timing.AttemptError`` for inputs that cannot be true.
+    """
+    decided = timing.outcome(attempt_of(result), rules, pieces, time_limit_ms=limit_ms)
     result.outcome = "" if decided.kind == timing.PENDING else decided.kind
     result.penalty_ms = decided.penalty_ms
     result.final_ms = decided.final_ms
@@ -103,6 +110,7 @@ def standings_compute(
     rules = championship.rules
     kind = round_.category.kind
     total = round_.category.pieces
+    limit = round_.time_limit_ms
     by_pk = {result.pk: result for result in results}
     rows = []
     for result in results:
@@ -111,7 +119,13 @@ def standings_compute(
         if only is not None and result.pk not in only:
             decided = stored_outcome(result)
         else:
-            decided = outcome_derive(result, rules, total)
+            try:
+                decided = outcome_derive(result, rules, total, limit_ms=limit)
+            except timing.AttemptError as error:
+                # Inputs stored before a rule tightened: keep what they came to then,
+                # rather than fail every page that shows the round.
+                logger.warning("Result %s kept as stored: %s", result.pk, error)
+                decided = stored_outcome(result)
         rows.append(
             ranking.Ranked(result.pk, decided, official=result.official, heat=result.heat_id)
         )

@@ -481,7 +481,7 @@ def test_the_organiser_exports_the_interchange_document(championship, organiser)
     assert response["Cache-Control"] == "no-store"
     document = response.json()
     assert document["format"] == "speedpuzzling-championship"
-    assert document["version"] == 1
+    assert document["version"] == 2
     assert document["championship"]["slug"] == "rm-2026"
     assert len(document["persons"]) == 2
 

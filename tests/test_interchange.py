@@ -176,7 +176,8 @@ def realistic(db):
         "finished",
         time_ms=seconds(50),
         missing_found=1,
-        adjacent_missing=True,
+        missing_lost=2,
+        adjacent_missing=2,
         last_piece_ms=seconds(50, 20),
     )
     standings_recompute(round_=pair_prelim)
@@ -229,7 +230,7 @@ def test_the_export_holds_the_whole_championship(realistic):
     document = export_document(realistic)
 
     assert document["format"] == "speedpuzzling-championship"
-    assert document["version"] == 1
+    assert document["version"] == 2
     assert document["championship"] == {
         "slug": "rm-2026",
         "name": "Rogalandsmesterskapet 2026",
@@ -305,7 +306,7 @@ def test_the_export_carries_the_computed_fields(realistic):
 
     pairs = results_by_entry(document, 1, 0)
     best = pairs[realistic.pairs[1].ref]
-    assert best["adjacent_missing"] is True and best["last_piece_time"] == "0:50:20"
+    assert best["adjacent_missing"] == 2 and best["last_piece_time"] == "0:50:20"
     assert (best["place"], best["qualified"], best["final_seconds"]) == (1, True, 50 * 60 + 5)
     assert pairs[realistic.pairs[0].ref]["qualified"] is False
 
@@ -780,8 +781,8 @@ BAD = {
         'format: must be "speedpuzzling-championship", not "wcif"',
     ),
     "unsupported version": (
-        set_in(["version"], 2),
-        "version: unsupported version 2 (this import reads version 1)",
+        set_in(["version"], 3),
+        "version: unsupported version 3 (this import reads versions 1 and 2)",
     ),
 }
 

@@ -99,9 +99,10 @@ PARAMETER_ROWS = {
         "dm": dict(penalty_seconds_per_piece=10, penalty_charges="all"),
     },
     "too many lost pieces": {
-        "rogaland": dict(max_lost_pieces=None),
-        "sm": dict(max_lost_pieces=10),
-        "dm": dict(max_lost_pieces=10),
+        "rogaland": dict(max_lost_pieces=None, pieces_found_later=True),
+        # sm has no "found later": every piece missing at TIME counts.
+        "sm": dict(max_lost_pieces=10, pieces_found_later=False),
+        "dm": dict(max_lost_pieces=10, pieces_found_later=True),
     },
     "adjacent missing pieces": {
         "rogaland": dict(adjacent_missing_waives_penalty=False),
@@ -114,9 +115,9 @@ PARAMETER_ROWS = {
         "dm": dict(late_last_piece_seconds=10),
     },
     "finish declared with misplaced pieces": {
-        "rogaland": dict(misplaced_finish_is_unfinished=False),
+        "rogaland": dict(misplaced_finish_is_unfinished=True),
         "sm": dict(misplaced_finish_is_unfinished=True),
-        "dm": dict(misplaced_finish_is_unfinished=False),
+        "dm": dict(misplaced_finish_is_unfinished=True),
     },
     "late arrival": {
         "rogaland": dict(check_in_required=False, late_arrival_disqualify_minutes=None),

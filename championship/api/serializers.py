@@ -222,7 +222,9 @@ class StandingRowSerializer(serializers.Serializer):
     time = serializers.CharField(allow_null=True, help_text="H:MM:SS, before penalties.")
     missing_found = serializers.IntegerField()
     missing_lost = serializers.IntegerField()
-    adjacent_missing = serializers.BooleanField()
+    adjacent_missing = serializers.IntegerField(
+        help_text="Of the lost pieces, how many were adjacent (dm: no penalty for them)."
+    )
     last_piece_time = serializers.CharField(allow_null=True, help_text="H:MM:SS.")
     pieces_placed = serializers.IntegerField(allow_null=True)
     incorrect = serializers.BooleanField()
@@ -410,7 +412,16 @@ class CaptureInputSerializer(serializers.Serializer):
     )
     missing_found = serializers.IntegerField(required=False, default=0, min_value=0)
     missing_lost = serializers.IntegerField(required=False, default=0, min_value=0)
-    adjacent_missing = serializers.BooleanField(required=False, default=False)
+    adjacent_missing = AdjacentMissingField(
+        required=False,
+        default=0,
+        min_value=0,
+        help_text=(
+            "Of the lost pieces, how many were missing side by side (0, or 2 and more; dm "
+            "charges no penalty for them). true and false, as phones of an earlier release "
+            "send, mean all the lost pieces and none."
+        ),
+    )
     last_piece_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     pieces_placed = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=0

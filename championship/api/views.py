@@ -37,6 +37,7 @@ from championship.api.permissions import (
     IsSuperuser,
 )
 from championship.models import Category, Championship, Heat, Round
+from championship.rules import timing
 from registration import services as registration_services
 from registration.models import Entry
 from registration.notifications import manage_url
@@ -562,7 +563,9 @@ class CaptureView(ApiView):
             at=values["at"],
             missing_found=values["missing_found"],
             missing_lost=values["missing_lost"],
-            adjacent_missing=values["adjacent_missing"],
+            adjacent_missing=timing.adjacent_count(
+                values["adjacent_missing"], values["missing_lost"]
+            ),
             last_piece_at=values["last_piece_at"],
             pieces_placed=values["pieces_placed"],
             pieces_remaining=values["pieces_remaining"],

@@ -5,30 +5,48 @@ Terms, as in ``RULES.md``:
 attempt
     What the judges recorded for one entry in one round: a status, the time the
     judge stopped at "TIME" (from the entry's own start), the pieces missing at
-    "TIME" (found later, or lost for good; whether two or more of them were
+    "TIME" (found later, or lost for good, and how many of the lost ones were
     adjacent), when a late last piece was placed, and the correctly placed
     pieces of an entry that did not finish.
+time limit
+    The round's minutes, from the entry's own start (rogaland's taped bag moves
+    the limit with the start). "TIME" at or before the limit, in whole seconds,
+    completes the puzzle; "TIME" after it does not: the entry is ranked by its
+    counted pieces, like every entry that did not finish.
 recorded time
     The judge's time, before penalties, in milliseconds.
 penalty
     Seconds per charged missing piece. rogaland charges only the pieces found
-    later; sm and dm charge every piece missing at "TIME"; dm charges nothing
-    when two or more missing pieces are adjacent (a manufacturing fault).
+    later; sm and dm charge every piece missing at "TIME", except (dm) the
+    adjacent pieces: two or more missing side by side that never turned up (a
+    manufacturing fault). A penalty may take the final time past the limit.
 final time
-    The recorded time plus the penalty. dm's late last piece: the judge records
-    the time of the second-to-last piece; the final time is the earlier of the
-    actual finish and that time plus the penalty.
+    The recorded time plus the penalty. dm's late last piece: "TIME" is called
+    with the last piece missing and the judge records the time of the
+    second-to-last piece; when the last piece is placed within the search window
+    (10 s) the actual finish stands, after it the recorded time plus the penalty.
 invalid
-    More lost pieces than the preset allows (sm, dm: more than 10).
+    Too many missing pieces (sm, dm: more than 10). sm has no "found later" (no
+    change after "TIME"): every piece missing at "TIME" counts; dm counts the
+    pieces lost for good.
 counted pieces
-    For an entry that did not finish: correctly placed pieces, in clusters of
-    at least three; given as placed, or as total minus the pieces remaining.
+    For an entry that did not complete the puzzle: correctly placed pieces, in
+    clusters of at least three; given as placed, or as total minus the pieces
+    remaining. Plausible counts are 0 and from the cluster size up to total - 1
+    (every piece only for a puzzle declared complete after the time limit).
+not completed
+    "TIME" after the limit, or "TIME" with pieces placed wrongly (every preset):
+    ranked among the unfinished by the counted pieces, with no place until they
+    are counted.
 outcome
     ``completed``, ``unfinished``, ``invalid``, ``dns`` (did not start),
-    ``dsq`` (disqualified), or ``pending`` while the entry is still puzzling.
+    ``dsq`` (disqualified), or ``pending`` while the entry is still puzzling
+    (or its pieces are still to be counted).
 
 Everything here is plain Python; durations are integer milliseconds, ranking
-uses whole seconds, truncated.
+uses whole seconds, truncated. ``static/judging/rules.js`` applies the same
+rules on the judge's phone; ``tests/data/rules/outcomes.json`` holds the cases
+both must agree on.
 """
 
 from __future__ import annotations
@@ -64,7 +82,7 @@ class Attempt:
     time_ms: int | None = None
     missing_found: int = 0
     missing_lost: int = 0
-    adjacent_missing: bool = False
+    adjacent_missing: int = 0
     last_piece_ms: int | None = None
     pieces_placed: int | None = None
     pieces_remaining: int | None = None
@@ -110,13 +128,32 @@ def truncate_to_second(ms: int) -> int:
     return ms - ms % 1000
 
 
+def within_limit(time_ms: int, time_limit_ms: int | None) -> bool:
+    """Return whether "TIME" at ``time_ms`` (from the entry's start) is at or before the limit."""
+    return time_limit_ms is None or truncate_to_second(time_ms) <= time_limit_ms
+
+
+def adjacent_count(value: int | bool, missing_lost: int) -> int:
+    """Return the adjacent lost pieces from a count, or from a yes/no of an earlier format.
+
+    Version 1 of the interchange format (and phones of an earlier release) said
+    only whether the missing pieces were adjacent: yes means all the lost pieces
+    (when at least two were lost), no means none.
+    """
+    if isinstance(value, bool):
+        return missing_lost if value and missing_lost >= 2 else 0
+    return value
+
+
 def charged_pieces(attempt: Attempt, rules: Ruleset) -> int:
     """Return how many missing pieces the preset charges a penalty for."""
-    if attempt.adjacent_missing and rules.adjacent_missing_waives_penalty:
-        return 0
     if rules.penalty_charges == "found":
         return attempt.missing_found
-    return attempt.missing_found + attempt.missing_lost
+    charged = attempt.missing_found + attempt.missing_lost
+    if rules.adjacent_missing_waives_penalty:
+        # dm: only the adjacent pieces that never turned up are a manufacturing fault.
+        charged -= attempt.adjacent_missing
+    return charged
 
 
 def penalty_ms(attempt: Attempt, rules: Ruleset) -> int:
@@ -124,48 +161,86 @@ def penalty_ms(attempt: Attempt, rules: Ruleset) -> int:
     return charged_pieces(attempt, rules) * rules.penalty_seconds_per_piece * 1000
 
 
+def counted_missing(attempt: Attempt, rules: Ruleset) -> int:
+    """Return the missing pieces that the limit on missing pieces counts.
+
+    Where pieces can be found later (rogaland, dm) the pieces lost for good; where
+    they cannot (sm: no change after "TIME"), every piece missing at "TIME".
+    """
+    if rules.pieces_found_later:
+        return attempt.missing_lost
+    return attempt.missing_found + attempt.missing_lost
+
+
 def is_invalid(attempt: Attempt, rules: Ruleset) -> bool:
-    """Return whether more pieces were lost than the preset allows."""
-    return rules.max_lost_pieces is not None and attempt.missing_lost > rules.max_lost_pieces
+    """Return whether more pieces are missing than the preset allows."""
+    return rules.max_lost_pieces is not None and counted_missing(attempt, rules) > (
+        rules.max_lost_pieces
+    )
 
 
-def counted_pieces(attempt: Attempt, total: int) -> int | None:
+def plausible_count(counted: int, total: int, cluster_min: int, *, whole: bool = False) -> bool:
+    """Return whether ``counted`` correctly placed pieces can be true of a puzzle not completed.
+
+    Pieces count in clusters of at least ``cluster_min`` (3), and an unfinished
+    puzzle has at least one piece that does not count: 0, or from ``cluster_min``
+    to ``total`` - 1. Only a puzzle declared complete after the time limit
+    (``whole``) may count every piece.
+    """
+    most = total if whole else total - 1
+    return counted == 0 or cluster_min <= counted <= most
+
+
+def may_count_whole(attempt: Attempt) -> bool:
+    """Return whether every piece may count: "TIME" without misplaced pieces (after the limit)."""
+    return attempt.status == FINISHED and not attempt.incorrect
+
+
+def counted_pieces(attempt: Attempt, total: int, cluster_min: int = 3) -> int | None:
     """Return the correctly placed pieces, as placed or as total minus remaining.
 
-    Return ``None`` when neither was recorded yet.
+    Return ``None`` when neither was recorded yet; raise ``AttemptError`` for a
+    count that cannot be true (see ``plausible_count``).
     """
     if attempt.pieces_placed is not None:
         counted = attempt.pieces_placed
         field = "pieces_placed"
     elif attempt.pieces_remaining is not None:
-        if not 0 <= attempt.pieces_remaining <= total:
-            raise AttemptError(
-                "pieces_remaining",
-                "pieces_out_of_range",
-                f"must be between 0 and {total}, not {attempt.pieces_remaining}",
-            )
         counted = total - attempt.pieces_remaining
         field = "pieces_remaining"
     else:
         return None
-    if not 0 <= counted <= total:
-        raise AttemptError(
-            field, "pieces_out_of_range", f"must be between 0 and {total}, not {counted}"
-        )
+    if not plausible_count(counted, total, cluster_min, whole=may_count_whole(attempt)):
+        shown = counted if field == "pieces_placed" else attempt.pieces_remaining
+        if field == "pieces_placed":
+            bounds = f"0, or from {cluster_min} to {total - 1}"
+        else:
+            bounds = f"{total}, or from 1 to {total - cluster_min}"
+        raise AttemptError(field, "pieces_implausible", f"must be {bounds}, not {shown}")
     return counted
 
 
-def validate(attempt: Attempt, total: int) -> None:
+def validate(attempt: Attempt, total: int, cluster_min: int = 3) -> None:
     """Raise ``AttemptError`` for inputs that cannot be true of any attempt."""
     if attempt.status not in STATUSES:
         raise AttemptError("status", "unknown_status", f'unknown status "{attempt.status}"')
-    for field in ("missing_found", "missing_lost"):
+    for field in ("missing_found", "missing_lost", "adjacent_missing"):
         value = getattr(attempt, field)
         if value < 0:
             raise AttemptError(field, "negative", f"cannot be negative, not {value}")
     if attempt.missing_found + attempt.missing_lost > total:
         raise AttemptError(
             "missing_lost", "pieces_out_of_range", f"more pieces missing than the puzzle's {total}"
+        )
+    if attempt.adjacent_missing > attempt.missing_lost:
+        raise AttemptError(
+            "adjacent_missing",
+            "adjacent_over_lost",
+            f"{attempt.adjacent_missing} adjacent pieces, but only {attempt.missing_lost} lost",
+        )
+    if attempt.adjacent_missing == 1:
+        raise AttemptError(
+            "adjacent_missing", "adjacent_alone", "adjacent means two or more side by side, not 1"
         )
     for field in ("time_ms", "last_piece_ms"):
         value = getattr(attempt, field)
@@ -181,34 +256,61 @@ def validate(attempt: Attempt, total: int) -> None:
         raise AttemptError(
             "last_piece_ms", "before_recorded_time", "the last piece cannot come before the time"
         )
-    counted_pieces(attempt, total)
+    if attempt.pieces_remaining is not None and not 0 <= attempt.pieces_remaining <= total:
+        raise AttemptError(
+            "pieces_remaining",
+            "pieces_out_of_range",
+            f"must be between 0 and {total}, not {attempt.pieces_remaining}",
+        )
+    counted_pieces(attempt, total, cluster_min)
 
 
-def outcome(attempt: Attempt, rules: Ruleset, total: int) -> Outcome:
-    """Return what ``attempt`` comes to under ``rules`` for a puzzle of ``total`` pieces."""
-    validate(attempt, total)
+def outcome(
+    attempt: Attempt, rules: Ruleset, total: int, *, time_limit_ms: int | None = None
+) -> Outcome:
+    """Return what ``attempt`` comes to under ``rules`` for a puzzle of ``total`` pieces.
+
+    ``time_limit_ms`` is the round's time limit, from the entry's own start
+    (``None``: no limit is checked).
+    """
+    cluster_min = rules.counted_cluster_min_pieces
+    validate(attempt, total, cluster_min)
     if attempt.status in (DNS, DSQ, PENDING):
         return Outcome(attempt.status)
-    if attempt.status == FINISHED and attempt.incorrect and rules.misplaced_finish_is_unfinished:
-        # sm: "TIME" with misplaced pieces is not a completed puzzle.
-        return _unfinished(attempt, total)
     if attempt.status == UNFINISHED:
-        return _unfinished(attempt, total)
+        return _unfinished(attempt, total, cluster_min)
+    if attempt.incorrect and rules.misplaced_finish_is_unfinished:
+        # "TIME" with misplaced pieces is not a completed puzzle.
+        return _unfinished(attempt, total, cluster_min)
+    if not within_limit(attempt.time_ms, time_limit_ms):
+        # "TIME" after the limit is not a completion: ranked by the counted pieces.
+        return _unfinished(attempt, total, cluster_min)
     if is_invalid(attempt, rules):
-        return Outcome(INVALID, counted_pieces=counted_pieces(attempt, total))
+        return Outcome(INVALID, counted_pieces=counted_pieces(attempt, total, cluster_min))
     recorded = truncate_to_second(attempt.time_ms)
     penalty = penalty_ms(attempt, rules)
-    final = recorded + penalty
-    if rules.late_last_piece_seconds is not None and attempt.last_piece_ms is not None:
-        actual = truncate_to_second(attempt.last_piece_ms)
-        if actual <= final:
-            # The last piece was placed in time: the actual finish stands, without penalty.
-            return Outcome(COMPLETED, final_ms=actual, penalty_ms=0)
-    return Outcome(COMPLETED, final_ms=final, penalty_ms=penalty)
+    if _last_piece_in_window(attempt, rules):
+        # dm: the last piece was placed within the search window: the actual finish
+        # stands, and that piece costs nothing (any other missing piece still does).
+        waived = min(1, attempt.missing_found) * rules.penalty_seconds_per_piece * 1000
+        kept = max(penalty - waived, 0)
+        return Outcome(
+            COMPLETED, final_ms=truncate_to_second(attempt.last_piece_ms) + kept, penalty_ms=kept
+        )
+    return Outcome(COMPLETED, final_ms=recorded + penalty, penalty_ms=penalty)
 
 
-def _unfinished(attempt: Attempt, total: int) -> Outcome:
-    counted = counted_pieces(attempt, total)
+def _last_piece_in_window(attempt: Attempt, rules: Ruleset) -> bool:
+    """Return whether dm's late last piece was placed within the search window after "TIME"."""
+    window = rules.late_last_piece_seconds
+    if window is None or attempt.last_piece_ms is None:
+        return False
+    searched = truncate_to_second(attempt.last_piece_ms) - truncate_to_second(attempt.time_ms)
+    return searched <= window * 1000
+
+
+def _unfinished(attempt: Attempt, total: int, cluster_min: int) -> Outcome:
+    counted = counted_pieces(attempt, total, cluster_min)
     if counted is None:
         # Not counted yet: the entry has no place until the judge records the pieces.
         return Outcome(PENDING)

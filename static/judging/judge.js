@@ -21,7 +21,9 @@
  * simpler and more robust than holding the finish back until the entrant sees it.
  *
  * Texts come translated from the page (json_script "judge-strings"), the rules
- * from "judge-rules", the table's entries from "judge-config".
+ * from "judge-rules", the table's entries from "judge-config". What an attempt
+ * comes to is decided by rules.js (window.PuzzleRules), the same rules as the
+ * server's.
  */
 (function () {
   "use strict";
@@ -31,6 +33,7 @@
   const config = JSON.parse(configNode.textContent);
   const rules = JSON.parse(document.getElementById("judge-rules").textContent);
   const strings = JSON.parse(document.getElementById("judge-strings").textContent);
+  const Rules = window.PuzzleRules;
 
   const CLOCK_KEY = "judging-clock";
   const CLOCK_SAMPLES = 5;
@@ -58,10 +61,6 @@
     const match = /^\s*(\d+):([0-5]\d):([0-5]\d)\s*$/.exec(text || "");
     if (!match) return null;
     return ((Number(match[1]) * 60 + Number(match[2])) * 60 + Number(match[3])) * 1000;
-  }
-
-  function truncate(ms) {
-    return ms - (ms % 1000);
   }
 
   function iso(ms) {
@@ -334,7 +333,7 @@
       tapAt: finish && finish.mine ? finish.atMs : null,
       found: finish ? finish.found : 0,
       lost: finish ? finish.lost : 0,
-      adjacent: finish ? finish.adjacent : false,
+      adjacent: finish ? finish.adjacent : 0,
       lastPieceAt: finish ? finish.lastPieceMs : null,
       autoFound: false,
       sent: finish ? { found: finish.found, lost: finish.lost, adjacent: finish.adjacent, lastPieceAt: finish.lastPieceMs } : null,
@@ -378,7 +377,7 @@
         seat.tapAt = Date.parse(body.at);
         seat.found = body.missing_found || 0;
         seat.lost = body.missing_lost || 0;
-        seat.adjacent = Boolean(body.adjacent_missing);
+        seat.adjacent = adjacentOf(body.adjacent_missing, seat.lost);
         seat.lastPieceAt = body.last_piece_at ? Date.parse(body.last_piece_at) : null;
         seat.sent = { found: seat.found, lost: seat.lost, adjacent: seat.adjacent, lastPieceAt: seat.lastPieceAt };
         seat.count = null;
@@ -397,43 +396,63 @@
     }
   }
 
-  // The rules, as timing.outcome applies them, for the display before the server answers.
+  // A count of adjacent lost pieces; true/false from a queue of an earlier release: all or none.
+  function adjacentOf(value, lost) {
+    if (typeof value === "boolean") return value && lost >= 2 ? lost : 0;
+    return Number.isInteger(value) ? value : 0;
+  }
+
+  function attemptOf(seat, timeMs) {
+    return {
+      status: "finished",
+      time_ms: timeMs,
+      missing_found: seat.found,
+      missing_lost: seat.lost,
+      adjacent_missing: seat.adjacent,
+      last_piece_ms: seat.lastPieceAt !== null ? seat.lastPieceAt - seat.startMs : null,
+    };
+  }
+
+  // The rules, as the server applies them (rules.js), for the display before it answers.
   function finishOutcome(seat) {
     const timeMs = seat.tapAt !== null ? seat.tapAt - seat.startMs : seat.result && seat.result.time_ms;
     if (timeMs === null || timeMs === undefined) return null;
-    const lastPieceMs = seat.lastPieceAt !== null ? seat.lastPieceAt - seat.startMs : null;
-    const waived = seat.adjacent && rules.adjacent_missing_waives_penalty;
-    const charged = waived ? 0 : rules.penalty_charges === "found" ? seat.found : seat.found + seat.lost;
-    const penaltyMs = charged * rules.penalty_seconds_per_piece * 1000;
-    const recorded = truncate(timeMs);
-    if (rules.max_lost_pieces !== null && seat.lost > rules.max_lost_pieces) {
-      return { invalid: true, recorded };
-    }
-    const final = recorded + penaltyMs;
-    if (rules.late_last_piece_seconds !== null && lastPieceMs !== null) {
-      const actual = truncate(lastPieceMs);
-      if (actual <= final) return { finalMs: actual, penaltyMs: 0, recorded, charged, lastPieceMs, stands: true };
-      return { finalMs: final, penaltyMs, recorded, charged, lastPieceMs, stands: false };
-    }
-    return { finalMs: final, penaltyMs, recorded, charged, waived: waived && seat.found + seat.lost > 0 };
+    const attempt = attemptOf(seat, timeMs);
+    return {
+      decided: Rules.outcome(attempt, rules, seat.pieces, seat.limitMs),
+      recorded: Rules.truncate(timeMs),
+      charged: Rules.chargedPieces(attempt, rules),
+      lastPieceMs: attempt.last_piece_ms,
+      stands: attempt.last_piece_ms !== null && Rules.lastPieceInWindow(attempt, rules),
+      waived: rules.adjacent_missing_waives_penalty ? seat.adjacent : 0,
+      seat,
+    };
+  }
+
+  function problemText(code, seat) {
+    const text = strings.problems[code] || strings.problems.other;
+    const least = rules.counted_cluster_min_pieces;
+    return fill(text, { least, most: seat.pieces - 1, total: seat.pieces, remaining: seat.pieces - least });
   }
 
   function finishDetail(outcome) {
-    if (outcome.invalid) return fill(strings.invalid, { count: rules.max_lost_pieces });
+    const decided = outcome.decided;
+    if (decided.error) return problemText(decided.error, outcome.seat);
+    if (decided.kind === "invalid") return fill(strings.invalid, { count: rules.max_lost_pieces });
+    if (decided.kind !== "completed") return strings.afterLimit;
     const parts = [];
-    if (outcome.lastPieceMs !== undefined) {
+    if (outcome.lastPieceMs !== null && rules.late_last_piece_seconds !== null) {
       parts.push(fill(outcome.stands ? strings.lastPieceStands : strings.lastPieceLate, { time: duration(outcome.lastPieceMs) }));
     }
-    if (outcome.penaltyMs > 0) {
+    if (decided.penalty_ms > 0) {
       const template = rules.penalty_charges === "found" ? strings.piecesFound : strings.piecesCharged;
       parts.push(
-        `${strings.time} ${duration(outcome.recorded)} + ${outcome.penaltyMs / 1000} s ${strings.penalty} (` +
+        `${strings.time} ${duration(outcome.recorded)} + ${decided.penalty_ms / 1000} s ${strings.penalty} (` +
           `${fill(template, { count: outcome.charged, seconds: rules.penalty_seconds_per_piece })})`
       );
-    } else if (outcome.waived) {
-      parts.push(`${strings.time} ${duration(outcome.recorded)} · ${strings.noPenaltyAdjacent}`);
     }
-    return parts.join(" ");
+    if (outcome.waived > 0) parts.push(fill(strings.noPenaltyAdjacent, { count: outcome.waived }));
+    return parts.join(" · ");
   }
 
   function countPlaced(seat) {
@@ -477,7 +496,7 @@
     if (!outcome) return { label: strings.finalTime, value: "–", detail: "", source: "" };
     return {
       label: strings.finalTime,
-      value: outcome.invalid ? "–" : duration(outcome.finalMs),
+      value: outcome.decided.kind === "completed" ? duration(outcome.decided.final_ms) : "–",
       detail: finishDetail(outcome),
       source: strings.fromPhone,
     };
@@ -504,6 +523,16 @@
     return null;
   }
 
+  // Put the counts into the missing-pieces fields, only when the judge comes to them: a
+  // render for any other reason (the network coming and going) keeps what is typed there.
+  function fillCounts(seat) {
+    // sm has no "found later" and only dm asks for adjacent pieces: the fields may be absent.
+    for (const [name, value] of [["found", seat.found], ["lost", seat.lost], ["adjacent", seat.adjacent]]) {
+      const input = q(seat, `[data-field="${name}"]`);
+      if (input) input.value = value;
+    }
+  }
+
   function renderSeat(seat, queue) {
     for (const panel of qa(seat, "[data-step-panel]")) {
       panel.hidden = panel.dataset.stepPanel !== seat.step;
@@ -519,10 +548,6 @@
 
     if (seat.step === "timed") {
       q(seat, "[data-tap-time]").textContent = duration(seat.tapAt - seat.startMs);
-      q(seat, '[data-field="found"]').value = seat.found;
-      q(seat, '[data-field="lost"]').value = seat.lost;
-      const adjacent = q(seat, '[data-field="adjacent"]');
-      if (adjacent) adjacent.checked = seat.adjacent;
       const last = q(seat, "[data-last-piece-state]");
       if (last) {
         last.textContent =
@@ -583,10 +608,9 @@
       if (seat.startMs === null) continue;
       const ownStart = q(seat, ".own-start");
       if (ownStart) ownStart.hidden = seat.step !== "puzzling";
-      const timeUp =
-        seat.heatState === "time_up" ||
-        seat.heatState === "closed" ||
-        (seat.limitMs !== null && current > seat.limitMs + seat.graceMs);
+      // The entry's own time: its limit runs from its own start, and the heat's time-up
+      // does not end an entry that started later (Seat.time_up_at).
+      const timeUp = seat.timeUpMs !== null && current >= seat.timeUpMs;
       if (timeUp && seat.step === "puzzling") {
         seat.step = "timeup";
         renderSeat(seat, loadQueue());
@@ -664,12 +688,14 @@
   }
 
   function readCounts(seat) {
-    const found = intOrNull(q(seat, '[data-field="found"]').value);
+    const foundInput = q(seat, '[data-field="found"]');
+    const found = foundInput ? intOrNull(foundInput.value) : 0;
     const lost = intOrNull(q(seat, '[data-field="lost"]').value);
     seat.found = Number.isInteger(found) ? Math.min(found, seat.pieces) : 0;
     seat.lost = Number.isInteger(lost) ? Math.min(lost, seat.pieces) : 0;
     const adjacent = q(seat, '[data-field="adjacent"]');
-    seat.adjacent = adjacent ? adjacent.checked : false;
+    const count = adjacent ? intOrNull(adjacent.value) : 0;
+    seat.adjacent = Number.isInteger(count) ? count : 0;
   }
 
   const actions = {
@@ -678,15 +704,16 @@
       seat.tapAt = tapAt;
       seat.found = 0;
       seat.lost = 0;
-      seat.adjacent = false;
+      seat.adjacent = 0;
       seat.lastPieceAt = null;
       seat.autoFound = false;
       seat.count = null;
       seat.refusal = null;
       seat.editable = true;
       seat.step = "timed";
+      fillCounts(seat);
       const body = finishBody(seat);
-      seat.sent = { found: 0, lost: 0, adjacent: false, lastPieceAt: null };
+      seat.sent = { found: 0, lost: 0, adjacent: 0, lastPieceAt: null };
       enqueue(seat, body);
     },
     "last-piece"(seat) {
@@ -697,6 +724,7 @@
         seat.found = 1;
         seat.autoFound = true;
       }
+      fillCounts(seat);
       renderSeat(seat, loadQueue());
     },
     "not-found"(seat) {
@@ -707,10 +735,19 @@
         seat.lost += 1;
       }
       seat.autoFound = false;
+      fillCounts(seat);
       renderSeat(seat, loadQueue());
     },
     show(seat) {
       readCounts(seat);
+      const error = q(seat, "[data-timed-error]");
+      const decided = Rules.outcome(attemptOf(seat, seat.tapAt - seat.startMs), rules, seat.pieces, seat.limitMs);
+      if (decided.error) {
+        error.textContent = problemText(decided.error, seat);
+        error.hidden = false;
+        return;
+      }
+      error.hidden = true;
       seat.step = "review";
       if (!sameAsSent(seat)) {
         seat.sent = { found: seat.found, lost: seat.lost, adjacent: seat.adjacent, lastPieceAt: seat.lastPieceAt };
@@ -738,6 +775,11 @@
       error.hidden = true;
       const incorrect = q(seat, '[data-field="incorrect"]').checked;
       const placed = mode === "placed" ? value : seat.pieces - value;
+      if (!Rules.plausibleCount(placed, seat.pieces, rules.counted_cluster_min_pieces)) {
+        error.textContent = problemText(mode === "placed" ? "pieces_implausible" : "remaining_implausible", seat);
+        error.hidden = false;
+        return;
+      }
       seat.count = { placed, remaining: mode === "remaining" ? value : null, incorrect };
       seat.refusal = null;
       seat.step = "review";
@@ -753,6 +795,7 @@
     },
     edit(seat) {
       seat.step = seat.count ? "timeup" : "timed";
+      if (seat.step === "timed") fillCounts(seat);
       renderSeat(seat, loadQueue());
     },
     confirm(seat) {
@@ -771,9 +814,9 @@
     const result = seat.result || {};
     const timeMs = seat.tapAt !== null ? seat.tapAt - seat.startMs : result.time_ms;
     form.elements.time.value = timeMs !== null && timeMs !== undefined && !seat.count ? duration(timeMs) : "";
-    form.elements.missing_found.value = seat.count ? 0 : seat.found;
+    if (form.elements.missing_found) form.elements.missing_found.value = seat.count ? 0 : seat.found;
     form.elements.missing_lost.value = seat.count ? 0 : seat.lost;
-    if (form.elements.adjacent_missing) form.elements.adjacent_missing.checked = !seat.count && seat.adjacent;
+    if (form.elements.adjacent_missing) form.elements.adjacent_missing.value = seat.count ? 0 : seat.adjacent;
     const placed = countPlaced(seat);
     form.elements.pieces_placed.value = seat.count && placed !== null ? placed : "";
   }
@@ -788,15 +831,19 @@
     if (time && parseDuration(time) === null) return fail(strings.badTime);
     const reason = form.elements.reason.value.trim();
     if (!reason) return fail(strings.reasonNeeded);
-    const found = intOrNull(form.elements.missing_found.value);
+    const found = form.elements.missing_found ? intOrNull(form.elements.missing_found.value) : 0;
     const lost = intOrNull(form.elements.missing_lost.value);
+    const adjacent = form.elements.adjacent_missing ? intOrNull(form.elements.adjacent_missing.value) : 0;
     const placed = intOrNull(form.elements.pieces_placed.value);
-    if ([found, lost, placed].some((value) => Number.isNaN(value))) return fail(strings.countNeeded);
+    if ([found, lost, adjacent, placed].some((value) => Number.isNaN(value))) return fail(strings.countNeeded);
+    if (placed !== null && !Rules.plausibleCount(placed, seat.pieces, rules.counted_cluster_min_pieces)) {
+      return fail(problemText("pieces_implausible", seat));
+    }
     error.hidden = true;
     seat.refusal = null;
     seat.found = found || 0;
     seat.lost = lost || 0;
-    seat.adjacent = form.elements.adjacent_missing ? form.elements.adjacent_missing.checked : false;
+    seat.adjacent = adjacent || 0;
     enqueue(seat, {
       id: uuid4(),
       round: seat.round,
@@ -903,6 +950,7 @@
 
   restoreFromQueue();
   seats.forEach((seat) => {
+    if (seat.step === "timed") fillCounts(seat);
     if (seat.step === "confirmed") fillCorrection(seat);
   });
   renderAll();

@@ -4,6 +4,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 from django.conf import settings
+from playwright.sync_api import expect
 
 from championship.models import Category
 from registration.models import Entry
@@ -55,14 +56,15 @@ def test_sm_team_of_four_with_a_13_year_old_and_an_adult_is_confirmed(english, l
     fill_member(page, 2, name="Cecilia Carlsson", birth="1990-11-11", citizenship="SE")
     fill_member(page, 3, name="Dana Andersson", birth="2086-01-15", citizenship="SE")  # 13
     page.get_by_role("button", name="Register").click()
-    # Without the adult the form says what is missing, and nothing is saved.
-    assert page.locator(".errors", has_text="name the accompanying adult").is_visible()
+    # Without the adult the form says what is missing, and nothing is saved. (Waits for the
+    # answer: right after the click the page may still be the one before.)
+    expect(page.locator(".errors", has_text="name the accompanying adult")).to_be_visible()
     assert not Entry.objects.exists()
     page.fill("#id_adult_name", "Anna Andersson")
     page.check("#id_publish_consent")
     page.get_by_role("button", name="Register").click()
     page.wait_for_url(f"{live_server.url}/sm-2099/entries/**")
-    assert page.get_by_text("Your entry is confirmed").is_visible()
+    expect(page.get_by_text("Your entry is confirmed")).to_be_visible()
     entry = Entry.objects.get()
     assert (entry.status, entry.members.count(), entry.adult_name) == (
         "confirmed",

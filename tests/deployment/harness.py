@@ -598,7 +598,7 @@ class Tap:
             "at": self.at.isoformat(),
             "missing_found": 0,
             "missing_lost": 0,
-            "adjacent_missing": False,
+            "adjacent_missing": 0,
         }
 
 

@@ -97,12 +97,33 @@ def test_a_finish_becomes_the_entrys_result(running):
 
 def test_the_same_capture_sent_twice_is_stored_once_and_answered_alike(running):
     client_id = uuid.uuid4()
-    first = record(running, at=at(40), client_id=client_id)
-    again = record(running, at=at(41), client_id=client_id)
+    first = record(running, at=at(40), missing_found=1, client_id=client_id)
+    again = record(running, at=at(40), missing_found=1, client_id=client_id)
     assert not again.created
     assert again.capture.pk == first.capture.pk
     assert Capture.objects.count() == 1
     assert again.result.time_ms == 40 * 60_000
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"at": at(41)},
+        {"missing_found": 2},
+        {"missing_lost": 1},
+        {"kind": "pieces", "pieces_placed": 300},
+    ],
+    ids=["another instant", "other found", "other lost", "another kind"],
+)
+def test_a_capture_id_sent_again_with_another_body_is_a_conflict(running, changed):
+    """A retry is the same capture; the same id with something else in it is refused."""
+    client_id = uuid.uuid4()
+    record(running, at=at(40), missing_found=1, client_id=client_id)
+    body = {"at": at(40), "missing_found": 1, **changed}
+    with pytest.raises(CaptureConflict):
+        record(running, body.pop("kind", "finish"), client_id=client_id, **body)
+    result = Result.objects.get(round=running["round"], entry=running["entries"][0])
+    assert (result.time_ms, result.missing_found, Capture.objects.count()) == (40 * 60_000, 1, 1)
 
 
 def test_a_capture_id_reused_for_another_entry_is_a_conflict(running):

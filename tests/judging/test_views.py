@@ -141,10 +141,12 @@ def test_a_judge_sees_the_entry_the_clock_and_the_time_button(client, live, judg
         "preset": "rogaland",
         "penalty_seconds_per_piece": 5,
         "penalty_charges": "found",
+        "pieces_found_later": True,
         "adjacent_missing_waives_penalty": False,
         "late_last_piece_seconds": None,
         "max_lost_pieces": None,
-        "misplaced_finish_is_unfinished": False,
+        "misplaced_finish_is_unfinished": True,
+        "counted_cluster_min_pieces": 3,
         "individual_start_times": True,
     }
     config = page_json(response, "judge-config")
@@ -189,7 +191,8 @@ def test_dm_asks_for_adjacent_pieces_and_the_late_last_piece(client):
     rounds.heat_start(heat=heat)
     client.force_login(factories.role(championship, Role.JUDGE))
     response = client.get(url(table))
-    assert "Two or more missing pieces are adjacent (no penalty)" in response.text
+    assert "Of the lost, adjacent" in response.text and 'data-field="adjacent"' in response.text
+    assert 'data-field="found"' in response.text  # dm: a missing piece may turn up later
     assert "Last piece placed" in response.text and "Not found" in response.text
     rules = page_json(response, "judge-rules")
     assert rules["late_last_piece_seconds"] == 10 and rules["adjacent_missing_waives_penalty"]
@@ -198,8 +201,24 @@ def test_dm_asks_for_adjacent_pieces_and_the_late_last_piece(client):
 def test_rogaland_asks_for_neither(client, live, judge):
     client.force_login(judge)
     text = client.get(url(live.single)).text
-    assert "Two or more missing pieces are adjacent" not in text
+    assert 'data-field="adjacent"' not in text
     assert 'data-action="last-piece"' not in text
+
+
+def test_sm_asks_for_the_pieces_missing_at_time_and_not_for_pieces_found_later(client):
+    """sm has no "found later" (no change after TIME): one count of missing pieces."""
+    championship = factories.championship(slug="sm-2026", ruleset="sm")
+    individual = championship.categories.get(kind="individual")
+    round_ = individual.rounds.order_by("order").first()
+    table = factories.table(championship)
+    heat = factories.heat(round_)
+    Seat.objects.create(heat=heat, table=table, entry=factories.entry(individual))
+    rounds.heat_start(heat=heat)
+    client.force_login(factories.role(championship, Role.JUDGE))
+    text = client.get(url(table)).text
+    assert 'data-field="found"' not in text and 'name="missing_found"' not in text
+    assert 'data-field="lost"' in text and "more than 10: invalid" in text
+    assert 'data-field="adjacent"' not in text
 
 
 def test_an_unknown_table_code_is_a_clear_404(client, judge):
@@ -473,3 +492,78 @@ def test_once_everything_at_the_table_is_confirmed_after_time_up_no_heat_is_show
     client.force_login(factories.role(live.championship, Role.HEAD_JUDGE))
     (seat,) = page_json(client.get(url(live.single)), "judge-config")["seats"]
     assert seat["step"] == "confirmed"  # a head judge may still correct
+
+
+def dm_heat_started(minutes_ago, *, checked_in=(True, True, False)):
+    """A dm heat of three entries, started ``minutes_ago``, some of them checked in."""
+    championship = factories.championship(slug="dm-late", ruleset="dm")
+    individual = championship.categories.get(kind="individual")
+    round_ = individual.rounds.order_by("order").first()
+    heat = factories.heat(round_)
+    entries = []
+    for number, present in enumerate(checked_in, start=1):
+        entry = factories.entry(
+            individual,
+            name=f"Entrant {number}",
+            checked_in_at=timezone.now() if present else None,
+        )
+        Seat.objects.create(heat=heat, table=factories.table(championship), entry=entry)
+        entries.append(entry)
+    rounds.heat_start(heat=heat, at=timezone.now() - timedelta(minutes=minutes_ago))
+    head = factories.role(championship, Role.HEAD_JUDGE)
+    dashboard = reverse(
+        "judging:dashboard", kwargs={"slug": championship.slug, "round": round_.key}
+    )
+    return SimpleNamespace(round=round_, entries=entries, head=head, dashboard=dashboard)
+
+
+def test_dm_flags_an_entrant_not_arrived_10_minutes_after_the_start(client):
+    late = dm_heat_started(11)
+    client.force_login(late.head)
+    board = client.get(late.dashboard).context["board"]
+    assert [(row.seat.entry.name, row.minutes) for row in board.late] == [("Entrant 3", 11)]
+    text = client.get(late.dashboard).text
+    assert "Not arrived 10 minutes after the start" in text and "Disqualify" in text
+
+
+def test_one_tap_disqualifies_the_late_entrant_with_the_reason(client):
+    late = dm_heat_started(11)
+    client.force_login(late.head)
+    mark = reverse("judging:mark", kwargs={"slug": "dm-late", "round": late.round.key})
+    page = client.get(late.dashboard).text
+    reason = re.search(r'name="reason" value="([^"]+)"', page).group(1)
+    client.post(mark, {"entry": late.entries[2].pk, "kind": "dsq", "reason": reason})
+    result = Result.objects.get(round=late.round, entry=late.entries[2])
+    assert result.status == "dsq"
+    assert Capture.objects.get(entry=late.entries[2]).reason == (
+        "Not arrived 10 minutes after the start."
+    )
+    assert not client.get(late.dashboard).context["board"].late
+
+
+@pytest.mark.parametrize(
+    ("minutes_ago", "checked_in"),
+    [(9, (True, True, False)), (11, (False, False, False))],
+    ids=["before the 10 minutes", "check-in not used"],
+)
+def test_nobody_is_flagged_too_early_or_where_arrival_is_unknown(client, minutes_ago, checked_in):
+    late = dm_heat_started(minutes_ago, checked_in=checked_in)
+    client.force_login(late.head)
+    assert client.get(late.dashboard).context["board"].late == []
+
+
+def test_an_entrant_with_a_time_has_arrived(client):
+    late = dm_heat_started(30)
+    judge = factories.role(late.round.championship, Role.JUDGE)
+    record(SimpleNamespace(round=late.round), late.entries[2], "finish", judge, at=timezone.now())
+    client.force_login(late.head)
+    assert client.get(late.dashboard).context["board"].late == []
+
+
+def test_rogaland_flags_no_late_arrivals(client, live, judge):
+    head = factories.role(live.championship, Role.HEAD_JUDGE)
+    client.force_login(head)
+    dashboard = reverse(
+        "judging:dashboard", kwargs={"slug": live.championship.slug, "round": live.round.key}
+    )
+    assert client.get(dashboard).context["board"].late == []

@@ -236,7 +236,12 @@ def capture_like(final, result_row, **inputs):
 
     for name, value in inputs.items():
         setattr(result_row, name, value)
-    outcome_derive(result_row, final.championship.rules, final.category.pieces)
+    outcome_derive(
+        result_row,
+        final.championship.rules,
+        final.category.pieces,
+        limit_ms=final.time_limit_ms,
+    )
     result_row.save()
     Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
 

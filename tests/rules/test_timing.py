@@ -1,5 +1,6 @@
 """RULES.md, "Timing and finishing" and "Pieces, penalties and validity", preset by preset."""
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -97,15 +98,23 @@ def test_sm_and_dm_charge_10_seconds_for_every_piece_missing_at_time(rules):
     assert (result.penalty_ms, result.final_ms) == (30_000, ms(50, 30))
 
 
-def test_dm_charges_nothing_when_two_or_more_missing_pieces_are_adjacent():
-    attempt = finish(ms(50), missing_lost=2, adjacent_missing=True)
+def test_dm_charges_nothing_for_two_adjacent_pieces_that_never_turned_up():
+    attempt = finish(ms(50), missing_lost=2, adjacent_missing=2)
     assert outcome(attempt, DM, 500).penalty_ms == 0
+
+
+def test_dm_charges_the_missing_pieces_that_are_not_adjacent():
+    """Adjacent pieces never found cost nothing; a separate piece, or one found later, does."""
+    attempt = finish(ms(50), missing_found=1, missing_lost=3, adjacent_missing=2)
+    assert outcome(attempt, DM, 500).penalty_ms == 2 * 10_000
 
 
 @pytest.mark.parametrize("rules", [SM, ROGALAND], ids=["sm", "rogaland"])
 def test_adjacent_missing_pieces_are_charged_outside_dm(rules):
-    attempt = finish(ms(50), missing_found=2, adjacent_missing=True)
-    assert outcome(attempt, rules, 500).penalty_ms == 2 * rules.penalty_seconds_per_piece * 1000
+    attempt = finish(ms(50), missing_found=2, missing_lost=2, adjacent_missing=2)
+    charged = 4 if rules is SM else 2
+    expected = charged * rules.penalty_seconds_per_piece * 1000
+    assert outcome(attempt, rules, 500).penalty_ms == expected
 
 
 def test_the_penalty_is_added_after_truncating_the_recorded_time():
@@ -129,10 +138,28 @@ def test_dm_last_piece_found_after_more_than_10_seconds_gives_second_to_last_plu
     assert (result.final_ms, result.penalty_ms) == (ms(50, 10), 10_000)
 
 
-def test_dm_late_last_piece_is_the_minimum_of_both():
-    """final = min(actual finish, second-to-last + penalty), at the boundary too."""
-    at_boundary = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 10))
-    assert outcome(at_boundary, DM, 500).final_ms == ms(50, 10)
+def test_dm_last_piece_placed_after_exactly_10_seconds_keeps_the_actual_finish():
+    """Within the window means 10 s or less of searching, in whole seconds."""
+    at_boundary = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 10, 900))
+    result = outcome(at_boundary, DM, 500)
+    assert (result.final_ms, result.penalty_ms) == (ms(50, 10), 0)
+
+
+def test_dm_search_window_and_penalty_are_two_parameters():
+    """A 30 s window keeps a 25 s search; a 5 s penalty is what a late piece costs."""
+    wider = replace(DM, late_last_piece_seconds=30)
+    searched = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 25))
+    assert (outcome(searched, wider, 500).final_ms, outcome(searched, DM, 500).final_ms) == (
+        ms(50, 25),
+        ms(50, 10),
+    )
+    cheaper = replace(DM, penalty_seconds_per_piece=5)
+    within = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 8))
+    late = finish(ms(50), missing_found=1, last_piece_ms=ms(50, 12))
+    assert (outcome(within, cheaper, 500).final_ms, outcome(late, cheaper, 500).final_ms) == (
+        ms(50, 8),
+        ms(50, 5),
+    )
 
 
 @pytest.mark.parametrize("rules", [SM, ROGALAND], ids=["sm", "rogaland"])
@@ -156,8 +183,13 @@ def test_exactly_10_lost_pieces_are_still_valid(rules):
     assert (result.kind, result.final_ms) == (COMPLETED, ms(50) + 100_000)
 
 
-def test_pieces_found_later_do_not_count_towards_the_lost_limit():
-    assert outcome(finish(ms(50), missing_found=11), SM, 500).kind == COMPLETED
+def test_dm_pieces_found_later_do_not_count_towards_the_lost_limit():
+    assert outcome(finish(ms(50), missing_found=11), DM, 500).kind == COMPLETED
+
+
+def test_sm_counts_every_piece_missing_at_time_towards_the_limit():
+    """sm has no "found later" (no change after TIME): 11 missing at TIME is invalid."""
+    assert outcome(finish(ms(50), missing_found=5, missing_lost=6), SM, 500).kind == INVALID
 
 
 def test_rogaland_has_no_lost_piece_limit():
@@ -165,7 +197,7 @@ def test_rogaland_has_no_lost_piece_limit():
 
 
 def test_dm_invalid_even_when_adjacent():
-    attempt = finish(ms(50), missing_lost=12, adjacent_missing=True)
+    attempt = finish(ms(50), missing_lost=12, adjacent_missing=12)
     assert outcome(attempt, DM, 500).kind == INVALID
 
 
@@ -190,18 +222,21 @@ def test_an_unfinished_entry_not_counted_yet_has_no_outcome_yet():
 
 
 @pytest.mark.parametrize(
-    "attempt",
+    ("attempt", "code"),
     [
-        Attempt(status=UNFINISHED, pieces_placed=501),
-        Attempt(status=UNFINISHED, pieces_placed=-1),
-        Attempt(status=UNFINISHED, pieces_remaining=501),
-        Attempt(status=UNFINISHED, pieces_remaining=-3),
+        (Attempt(status=UNFINISHED, pieces_placed=501), "pieces_implausible"),
+        (Attempt(status=UNFINISHED, pieces_placed=500), "pieces_implausible"),
+        (Attempt(status=UNFINISHED, pieces_placed=-1), "pieces_implausible"),
+        (Attempt(status=UNFINISHED, pieces_placed=2), "pieces_implausible"),
+        (Attempt(status=UNFINISHED, pieces_remaining=501), "pieces_out_of_range"),
+        (Attempt(status=UNFINISHED, pieces_remaining=-3), "pieces_out_of_range"),
+        (Attempt(status=UNFINISHED, pieces_remaining=0), "pieces_implausible"),
     ],
 )
-def test_counted_pieces_lie_between_zero_and_the_puzzles_size(attempt):
+def test_counted_pieces_are_0_or_a_cluster_up_to_all_but_one(attempt, code):
     with pytest.raises(AttemptError) as caught:
         outcome(attempt, SM, 500)
-    assert caught.value.code == "pieces_out_of_range"
+    assert caught.value.code == code
 
 
 def test_sm_time_with_misplaced_pieces_is_not_completed():
@@ -211,9 +246,22 @@ def test_sm_time_with_misplaced_pieces_is_not_completed():
     assert (result.kind, result.counted_pieces, result.final_ms) == (UNFINISHED, 488, None)
 
 
-@pytest.mark.parametrize("rules", [ROGALAND, DM], ids=["rogaland", "dm"])
-def test_misplaced_pieces_rule_is_sms_alone(rules):
-    assert outcome(finish(ms(40), incorrect=True), rules, 500).kind == COMPLETED
+@pytest.mark.parametrize("rules", PRESETS.values(), ids=PRESETS.keys())
+def test_time_with_misplaced_pieces_is_not_completed_in_any_preset(rules):
+    """Every rulebook ranks by *completing* the puzzle: pending until counted, then unfinished."""
+    assert outcome(finish(ms(40), incorrect=True), rules, 500).kind == PENDING
+    counted = outcome(finish(ms(40), incorrect=True, pieces_placed=490), rules, 500)
+    assert (counted.kind, counted.counted_pieces) == (UNFINISHED, 490)
+
+
+@pytest.mark.parametrize("rules", PRESETS.values(), ids=PRESETS.keys())
+def test_time_after_the_limit_is_not_a_completion(rules):
+    """2:00:00 is in time; 2:00:01 is ranked by its counted pieces, once counted."""
+    limit = ms(120)
+    assert outcome(finish(ms(120, 0, 999)), rules, 500, time_limit_ms=limit).kind == COMPLETED
+    assert outcome(finish(ms(120, 1)), rules, 500, time_limit_ms=limit).kind == PENDING
+    late = outcome(finish(ms(120, 1), pieces_placed=470), rules, 500, time_limit_ms=limit)
+    assert (late.kind, late.counted_pieces) == (UNFINISHED, 470)
 
 
 # Not started, disqualified, still puzzling ---------------------------------------------
