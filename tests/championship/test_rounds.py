@@ -368,8 +368,9 @@ def test_sm_entries_not_checked_in_become_walkovers_when_the_round_starts():
     (heat,) = rounds.round_start(round_=prelim)
     away.refresh_from_db()
     assert away.walkover_at == heat.started_at
+    # Stored in the championship's language, whoever started the round.
     assert away.walkover_reason == (
-        "No check-in before the round started (the rules require check-in)."
+        "Ingen incheckning innan omgången började (reglerna kräver incheckning)."
     )
     assert all(e.walkover_at is None for e in Entry.objects.filter(pk__in=[h.pk for h in here]))
 
