@@ -1,10 +1,15 @@
-# make run  — set everything up and serve the demo championship at http://127.0.0.1:8000
-# make test — set everything up and run every test (lint, format, migrations, pytest)
+# make run  — install what running needs and serve the demo at http://127.0.0.1:8000
+#             (HOST=0.0.0.0 lets phones on the same network in; FRESH=1 rebuilds the demo)
+# make test — install the test tools too and run every test (lint, format, migrations, pytest)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two installs: what running needs, and that plus the test tools (Playwright, OpenCV …).
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+# Quiet: no progress, no notice of a newer pip, no warnings about index locations.
+PIP := $(BIN)/python -m pip install --quiet --quiet --disable-pip-version-check --no-input
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # Run tests in parallel: one worker per core (override with PYTEST_WORKERS=1).
@@ -12,21 +17,30 @@ PYTEST_WORKERS ?= auto
 
 .PHONY: run test install lint format messages clean bench
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed"'
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed"'
+	$(PYTHON) -m venv $(VENV)
 
-install: $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	@echo "Installing what running needs into $(VENV) (once) …"
+	@$(PIP) -e .
+	@touch $(RUN_STAMP)
 
-run: $(STAMP)
-	DEBUG=true DATABASE_URL= $(BIN)/python manage.py migrate --noinput
-	DEBUG=true DATABASE_URL= $(BIN)/python manage.py demo
-	DEBUG=true DATABASE_URL= $(BIN)/python manage.py runserver $(HOST):$(PORT)
+# The dev install holds the runtime one: `make run` after `make test` installs nothing.
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	@echo "Installing the application and its test tools into $(VENV) (once) …"
+	@$(PIP) -e '.[dev]'
+	@touch $(RUN_STAMP) $(DEV_STAMP)
 
-test: $(STAMP)
+install: $(DEV_STAMP)
+
+# The demo's summary (addresses, passwords) is the last thing printed before the server starts.
+run: $(RUN_STAMP)
+	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py migrate --noinput --verbosity 0
+	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py demo $(if $(FRESH),,--keep) --address $(HOST):$(PORT)
+	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	# Against the SQLite default: the check needs no server, and CI's database is for the tests.
@@ -36,14 +50,14 @@ test: $(STAMP)
 	$(BIN)/pytest -m serial
 
 # make bench — gunicorn + PostgreSQL + Redis under wrk; see docs/performance.md
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-messages: $(STAMP)
+messages: $(RUN_STAMP)
 	DEBUG=true $(BIN)/python manage.py makemessages --no-obsolete -l nb -l sv -l da --ignore=.venv --ignore=tests
 	DEBUG=true $(BIN)/python manage.py compilemessages --ignore=.venv
 

@@ -1,7 +1,8 @@
 """QR codes of the venue's tables, and what a printed table card shows.
 
 A table's QR code encodes the absolute address of ``/t/<token>/`` (the judge's
-page of the table), built from ``settings.SITE_URL``. Error correction M keeps
+page of the table): on ``SITE_URL`` when set, else on the address the organiser
+opened the cards at (see ``championship.site_url``). Error correction M keeps
 a card readable with a coffee stain on it; the quiet zone (four modules, as the
 QR standard asks) keeps it readable on a busy table cloth.
 """
@@ -14,19 +15,20 @@ from xml.etree import ElementTree
 import qrcode
 import qrcode.image.pil
 import qrcode.image.svg
-from django.conf import settings
+from django.http import HttpRequest
 from django.urls import reverse
 
+from championship import site_url
 from championship.models import Table
 
 QUIET_ZONE = 4  # modules, the minimum of ISO/IEC 18004
 ERROR_CORRECTION = qrcode.constants.ERROR_CORRECT_M
 
 
-def table_url(table: Table) -> str:
+def table_url(table: Table, *, request: HttpRequest | None = None) -> str:
     """Return the absolute address a table's QR code opens."""
     path = reverse("judging:table", kwargs={"token": table.token})
-    return settings.SITE_URL.rstrip("/") + path
+    return site_url.absolute_url(path, request=request)
 
 
 def qr_code(url: str) -> qrcode.QRCode:

@@ -4,7 +4,7 @@ Every function takes the environment as a mapping, so that the parsing can be
 tested without reloading the settings module.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import dj_database_url
@@ -34,6 +34,42 @@ def env_list(environ: Mapping[str, str], name: str, default: list[str]) -> list[
     if name not in environ:
         return list(default)
     return [item.strip() for item in environ[name].split(",") if item.strip()]
+
+
+def allowed_hosts(
+    environ: Mapping[str, str], debug: bool, lan_address: Callable[[], str | None]
+) -> list[str]:
+    """Return ``ALLOWED_HOSTS``: this machine's names by default, and in ``DEBUG`` its LAN address.
+
+    A development server started on 0.0.0.0 is opened by phones on the local
+    network at this machine's address; ``lan_address`` finds it. An explicit
+    ``ALLOWED_HOSTS`` is taken as it is.
+    """
+    if "ALLOWED_HOSTS" in environ:
+        return env_list(environ, "ALLOWED_HOSTS", [])
+    hosts = ["localhost", "127.0.0.1", "[::1]"]
+    if debug:
+        address = lan_address()
+        if address and address not in hosts:
+            hosts.append(address)
+    return hosts
+
+
+def site_url(environ: Mapping[str, str]) -> str:
+    """Return ``SITE_URL`` without a trailing slash, or "" when unset.
+
+    Unset, links are built on the address each request came in at.
+    """
+    url = environ.get("SITE_URL", "").strip().rstrip("/")
+    if not url:
+        return ""
+    scheme, _sep, rest = url.partition("://")
+    if scheme not in {"http", "https"} or not rest or "/" in rest:
+        raise ConfigurationError(
+            f"SITE_URL must be the site's address such as https://puzzle.example.org "
+            f"(scheme and host, no path), not {environ['SITE_URL']!r}."
+        )
+    return url
 
 
 def env_int(environ: Mapping[str, str], name: str, default: int) -> int:

@@ -1,26 +1,39 @@
-"""Build the demo championship: a Rogaland championship in the middle of its individual round."""
+"""Build the demo: a Rogaland championship in the middle of its individual round, and a
+Pussel-SM whose registration is open, with the users ``organiser`` and ``judge``.
+
+Built afresh, everything is recreated and the users get new passwords. Kept
+(``keep=True``), what exists stays as it was, so phones stay logged in; only
+what is missing is built, and the open championship is built anew once its
+registration has closed. The passwords are kept beside an SQLite database file,
+so that a kept demo can still print them.
+"""
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import uuid
+import zoneinfo
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, time, timedelta
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from championship import services
+from championship import rulesets, services
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
+from championship.selectors import OPEN, registration_state
 from judging.models import Capture
 from registration.models import Entry, EntryMember, Person
 from results.models import Result
 from results.services import standings_recompute
 
 SLUG = "demo"
+OPEN_SLUG = "demo-sm"
 APPS = ("championship", "registration", "judging", "results")
 
 FIRST_NAMES = [
@@ -123,12 +136,23 @@ TEAM_NAMES = [
 ]
 
 
+SWEDISH_NAMES = [
+    ("Astrid Lindqvist", "Uppsala"),
+    ("Johan Ek", "Västerås"),
+    ("Elin Sjöberg", "Stockholm"),
+    ("Oskar Holm", "Örebro"),
+    ("Maja Nyström", "Gävle"),
+]
+
+
 @dataclass
 class DemoResult:
-    """What ``build`` made, for the command to print."""
+    """What ``build`` made or kept, for the command to print."""
 
     championship: Championship
+    open_championship: Championship
     passwords: dict[str, str]
+    kept: bool
 
 
 def _person(championship, rng, used_names, *, age=None, unofficial=False, moved_away=False):
@@ -187,23 +211,152 @@ def _entry(category, members, *, name, registered_at, adult_name="", payment="pa
     return entry
 
 
-def _user(username: str, *, staff: bool) -> tuple[object, str]:
-    password = secrets.token_urlsafe(9)
+def passwords_file() -> Path | None:
+    """Return the file that keeps the demo users' passwords: beside an SQLite database file.
+
+    Another database (or one in memory) keeps none, and a kept demo then gets new passwords.
+    """
+    database = connection.settings_dict
+    name = str(database.get("NAME") or "")
+    if (
+        database["ENGINE"] != "django.db.backends.sqlite3"
+        or not name
+        or name == ":memory:"
+        or "mode=memory" in name
+    ):
+        return None
+    path = Path(name)
+    return path.with_name(f"{path.name}-demo-passwords.json")
+
+
+def _stored_passwords(path: Path | None) -> dict[str, str]:
+    if path is None or not path.exists():
+        return {}
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stored if isinstance(stored, dict) else {}
+
+
+def _store_passwords(path: Path | None, passwords: dict[str, str]) -> None:
+    if path is None:
+        return
+    path.touch(mode=0o600, exist_ok=True)
+    path.write_text(json.dumps(passwords, indent=2) + "\n", encoding="utf-8")
+
+
+def _user(username: str, *, staff: bool, keep_password: str = "") -> tuple[object, str]:
+    """Return the user and its password: ``keep_password`` if it still logs in, else a new one."""
     user, _created = get_user_model().objects.get_or_create(username=username)
-    user.set_password(password)
+    if keep_password and user.check_password(keep_password):
+        password = keep_password
+    else:
+        # A new password logs out the phones logged in as this user.
+        password = secrets.token_urlsafe(9)
+        user.set_password(password)
     user.is_staff = staff
     user.is_active = True
     user.save()
     return user, password
 
 
-@transaction.atomic
-def build(*, seed: int = 2026) -> DemoResult:
-    """Recreate the demo championship and its users; return it with the new passwords."""
-    rng = random.Random(seed)
-    Championship.objects.filter(slug=SLUG).delete()
+def _registration_open(championship: Championship, now: datetime) -> bool:
+    return all(
+        registration_state(category, now=now) == OPEN for category in championship.categories.all()
+    )
 
+
+@transaction.atomic
+def build(*, seed: int = 2026, keep: bool = False) -> DemoResult:
+    """Build the demo and its users; return it with the users' passwords.
+
+    ``keep``: keep the championships and passwords that exist, build only what is missing.
+    """
     now = timezone.now().replace(microsecond=0)
+    running = Championship.objects.filter(slug=SLUG).first() if keep else None
+    kept = running is not None
+    if running is None:
+        Championship.objects.filter(slug=SLUG).delete()
+        running = _build_running(random.Random(seed), now)
+    open_championship = Championship.objects.filter(slug=OPEN_SLUG).first() if keep else None
+    if open_championship is None or not _registration_open(open_championship, now):
+        Championship.objects.filter(slug=OPEN_SLUG).delete()
+        open_championship = _build_open(now)
+
+    path = passwords_file()
+    stored = _stored_passwords(path) if keep else {}
+    organiser, organiser_password = _user(
+        "organiser", staff=True, keep_password=stored.get("organiser", "")
+    )
+    organiser.user_permissions.set(
+        Permission.objects.filter(content_type__app_label__in=APPS).exclude(
+            codename__in=["change_capture", "delete_capture", "add_championship"]
+        )
+    )
+    judge, judge_password = _user("judge", staff=False, keep_password=stored.get("judge", ""))
+    for championship in (running, open_championship):
+        services.role_grant(
+            championship=championship, user=organiser, role=ChampionshipRole.Role.ORGANISER
+        )
+    services.role_grant(championship=running, user=judge, role=ChampionshipRole.Role.JUDGE)
+    passwords = {"organiser": organiser_password, "judge": judge_password}
+    _store_passwords(path, passwords)
+    return DemoResult(
+        championship=running,
+        open_championship=open_championship,
+        passwords=passwords,
+        kept=kept,
+    )
+
+
+def _build_open(now: datetime) -> Championship:
+    """Build a Pussel-SM some weeks ahead, its registration open, with a few entries."""
+    # Dates follow the moment the demo is built, so its registration is open whenever that is.
+    tz = zoneinfo.ZoneInfo(rulesets.get_preset("sm").timezone)
+    day = timezone.localtime(now, tz).date() + timedelta(days=60)
+    starts_at = datetime.combine(day, time(10), tzinfo=tz)
+    championship = services.championship_create(
+        slug=OPEN_SLUG,
+        name="Pussel-SM (demo)",
+        ruleset="sm",
+        starts_at=starts_at,
+        venue="Stadsbiblioteket, Uppsala",
+    )
+    championship.registration_deadline = starts_at - timedelta(days=14)
+    championship.address = "Svartbäcksgatan 17, 753 20 Uppsala"
+    championship.save(update_fields=["registration_deadline", "address"])
+    individual = championship.categories.get(kind="individual")
+    registered = now - timedelta(days=3)
+    for number, (name, city) in enumerate(SWEDISH_NAMES):
+        person = Person.objects.create(
+            championship=championship,
+            name=name,
+            email=name.lower().replace(" ", ".").translate(str.maketrans("åäö", "aao"))
+            + "@example.org",
+            birth_date=day - timedelta(days=round((24 + 7 * number) * 365.2425) + 40),
+            city=city,
+            country="SE",
+            citizenship=["SE"],
+            publish_consent=True,
+        )
+        entry = Entry.objects.create(
+            category=individual,
+            name=name,
+            status=Entry.Status.CONFIRMED,
+            registered_at=registered + timedelta(hours=5 * number),
+            confirmed_at=registered + timedelta(hours=5 * number),
+            fee=individual.fee,
+            publish_consent=True,
+            contact_email=person.email,
+            language="sv",
+        )
+        EntryMember.objects.create(entry=entry, person=person, position=1)
+    return championship
+
+
+def _build_running(rng: random.Random, now: datetime) -> Championship:
+    """Build the Rogaland championship, its individual round running for 52 minutes."""
     heat_started = now - timedelta(minutes=52)
     championship = services.championship_create(
         slug=SLUG,
@@ -342,17 +495,8 @@ def build(*, seed: int = 2026) -> DemoResult:
             for i, entry in enumerate(entries)
         )
 
-    organiser, organiser_password = _user("organiser", staff=True)
-    organiser.user_permissions.set(
-        Permission.objects.filter(content_type__app_label__in=APPS).exclude(
-            codename__in=["change_capture", "delete_capture", "add_championship"]
-        )
-    )
-    judge, judge_password = _user("judge", staff=False)
-    services.role_grant(
-        championship=championship, user=organiser, role=ChampionshipRole.Role.ORGANISER
-    )
-    services.role_grant(championship=championship, user=judge, role=ChampionshipRole.Role.JUDGE)
+    # The judge who captured the times; the password is set with the other user's.
+    judge, _created = get_user_model().objects.get_or_create(username="judge")
 
     # Eight entrants have finished and confirmed their time; one missed a piece found in the bag.
     finishers = rng.sample(individual, 8)
@@ -389,7 +533,4 @@ def build(*, seed: int = 2026) -> DemoResult:
         if entry not in finishers
     )
     standings_recompute(round_=individual_round)
-    return DemoResult(
-        championship=championship,
-        passwords={"organiser": organiser_password, "judge": judge_password},
-    )
+    return championship

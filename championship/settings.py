@@ -9,14 +9,14 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from championship import config
+from championship import config, lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = os.environ
 
 DEBUG = config.env_bool(ENV, "DEBUG", False)
 SECRET_KEY = config.secret_key(ENV, DEBUG)
-ALLOWED_HOSTS = config.env_list(ENV, "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+ALLOWED_HOSTS = config.allowed_hosts(ENV, DEBUG, lan.lan_address)
 CSRF_TRUSTED_ORIGINS = config.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -47,8 +47,12 @@ MIDDLEWARE = [
     # Unchanged live-results polls are answered here, before sessions and the rest.
     "results.middleware.UnchangedPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Norwegian browsers (no, nn, no-NO) get bokmål rather than English.
+    "championship.middleware.NorwegianMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Lets a mail queued deep in a service link back to the address the request came in at.
+    "championship.site_url.CurrentRequestMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -139,8 +143,8 @@ STORAGES = {
 }
 
 globals().update(config.email_config(ENV))
-# The address of the site in links sent by e-mail (manage links).
-SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000").strip()
+# The site's address for QR codes and links in e-mails; unset, each request's own.
+SITE_URL = config.site_url(ENV)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL  # noqa: F821 - set by email_config just above
 
 REST_FRAMEWORK = {
@@ -184,6 +188,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
+        # The service worker that keeps the judges' table pages offline (/t/sw.js).
+        "worker-src": ["'self'"],
         "font-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],

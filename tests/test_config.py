@@ -128,6 +128,7 @@ def test_deploy_check_is_clean_with_a_real_secret():
         DEBUG="false",
         SECRET_KEY="kq8s7Jd9-a-real-looking-secret-key-for-the-deploy-check-9f8e7d6c5b4a",
         ALLOWED_HOSTS="puzzle.example.org",
+        SITE_URL="https://puzzle.example.org",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -58,6 +58,12 @@ def rasterise(modules: np.ndarray, scale: int = 8) -> np.ndarray:
     return np.where(np.kron(modules, np.ones((scale, scale), dtype=bool)), 0, 255).astype(np.uint8)
 
 
+@pytest.fixture(autouse=True)
+def site_url(settings):
+    """Build addresses on a fixed site; tests/championship/test_site_url.py tests the others."""
+    settings.SITE_URL = "https://puzzle.example.org"
+
+
 @pytest.fixture
 def rm():
     return factories.championship(slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
