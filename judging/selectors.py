@@ -16,6 +16,7 @@ step
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -104,11 +105,13 @@ class SeatAtTable:
             "round": heat.round.key,
             "pieces": heat.round.category.pieces,
             "heatState": heat.state,
+            "heatStateLabel": str(heat.get_state_display()),
             "startMs": epoch_ms(self.start),
             "limitMs": heat.round.time_limit_ms,
             "timeUpMs": epoch_ms(self.seat.time_up_at),
             "step": self.step,
             "result": result_state(result),
+            "statusLabel": None if result is None else str(result.get_status_display()),
             "finish": None
             if finish is None
             else {
@@ -245,6 +248,56 @@ def table_screen(table: Table, *, now: datetime, head_judge: bool = False) -> Ta
     return TableScreen(table=table, seats=seats, next_heat=next_heat, next_seats=next_seats)
 
 
+def fingerprint(value) -> str:
+    """Return a short, stable digest of a value made of plain data."""
+    return hashlib.sha256(repr(value).encode()).hexdigest()[:20]
+
+
+def table_version(table: Table) -> str:
+    """Return a fingerprint of everything a table's page shows, read with one query.
+
+    It changes when a heat at the table is seated anew, starts, ends or closes,
+    when an entry there gets its own start, when a time limit changes, and with
+    every capture in a round at the table (each one moves the round's version).
+    What only the clock changes (time running out) the phone works out itself.
+    """
+    rows = (
+        Seat.objects.filter(table=table)
+        .exclude(heat__state=Heat.State.CLOSED)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "heat_id",
+            "entry_id",
+            "position",
+            "started_at",
+            "heat__state",
+            "heat__started_at",
+            "heat__ended_at",
+            "heat__scheduled_start",
+            "round__version",
+            "round__time_limit_minutes",
+            "round__category__time_limit_minutes",
+        )
+    )
+    return fingerprint(list(rows))
+
+
+def table_layout(screen: TableScreen) -> str:
+    """Return a fingerprint of who a table's page is for: its seats and the next heat's.
+
+    A phone whose page has another layout must show a new page; anything else it
+    updates in place.
+    """
+    return fingerprint(
+        (
+            [(seat.heat.pk, seat.entry.pk) for seat in screen.seats],
+            screen.next_heat.pk if screen.next_heat else None,
+            [seat.entry_id for seat in screen.next_seats],
+        )
+    )
+
+
 def seat_at_table(table: Table, seat_id) -> Seat | None:
     """Return a seat of a table by its id, or ``None``."""
     return Seat.objects.select_related("heat", "round").filter(table=table, pk=seat_id).first()
@@ -275,6 +328,35 @@ class DashboardRow:
     @property
     def confirmed(self) -> bool:
         return self.result is not None and self.result.confirmed_at is not None
+
+    @property
+    def waiting(self) -> bool:
+        """Return whether the entry waits for its heat's start (a no-show may be known before)."""
+        pending = self.result is None or self.result.status == Result.Status.PENDING
+        return pending and self.seat.heat.started_at is None
+
+    @property
+    def correction(self) -> dict:
+        """Return what a head judge's correction form starts from: the result as it stands.
+
+        A pending result is offered as finished: a correction gives a pending
+        entry a result, and the form always names the status it sets.
+        """
+        result = self.result
+        if result is None or result.status == Result.Status.PENDING:
+            status = Result.Status.FINISHED
+        else:
+            status = result.status
+        return {
+            "time": (format_duration(result.time_ms) if result else None) or "",
+            "missing_found": result.missing_found if result else 0,
+            "missing_lost": result.missing_lost if result else 0,
+            "adjacent_missing": result.adjacent_missing if result else 0,
+            "pieces_placed": ""
+            if result is None or result.pieces_placed is None
+            else result.pieces_placed,
+            "status": status,
+        }
 
 
 def capture_values(capture: Capture) -> list[str]:
@@ -324,6 +406,12 @@ class HeatBoard:
     puzzling: int
     out: int
     counts_missing: int
+    waiting: int = 0
+
+    @property
+    def time_up(self) -> bool:
+        """Return whether time is up in the heat: nobody puzzles any more."""
+        return self.heat.state in (Heat.State.TIME_UP, Heat.State.CLOSED)
 
 
 @dataclass(frozen=True)
@@ -341,6 +429,7 @@ class Dashboard:
     captures: list[CaptureLine]
     late: list[LateArrival] = field(default_factory=list)
     late_minutes: int | None = None
+    corrections_closed: bool = False
 
 
 def late_arrivals(
@@ -374,11 +463,13 @@ def late_arrivals(
 
 def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
     rows = [DashboardRow(seat=seat, result=results.get(seat.entry_id)) for seat in seats]
-    confirmed = awaiting = puzzling = out = 0
+    confirmed = awaiting = puzzling = out = waiting = 0
     for row in rows:
         status = row.result.status if row.result else Result.Status.PENDING
         if status in (Result.Status.DNS, Result.Status.DSQ):
             out += 1
+        elif row.waiting:
+            waiting += 1
         elif status == Result.Status.PENDING:
             puzzling += 1
         elif row.result.confirmed_at is not None:
@@ -394,6 +485,7 @@ def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
         puzzling=puzzling,
         out=out,
         counts_missing=puzzling if time_up else 0,
+        waiting=waiting,
     )
 
 
@@ -424,7 +516,19 @@ def round_dashboard(round_: Round, *, now: datetime) -> Dashboard:
         captures=captures,
         late=late_arrivals(round_, seats, results, recorded, now),
         late_minutes=round_.championship.rules.late_arrival_disqualify_minutes,
+        corrections_closed=later_round_seated(round_),
     )
+
+
+def later_round_seated(round_: Round) -> bool:
+    """Return whether a later round of the category is seated: this round's results are final.
+
+    The capture service refuses a head judge's correction from then on; the
+    dashboard stops offering one.
+    """
+    return Round.objects.filter(
+        category=round_.category_id, order__gt=round_.order, seats__isnull=False
+    ).exists()
 
 
 def seated_entries(round_: Round):

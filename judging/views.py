@@ -1,22 +1,30 @@
 """The judges' pages: what a table's QR code opens, a later start, and the round dashboard.
 
+The table page's phone polls its table's state (``table_state``) to follow the
+heat, and a service worker (``service_worker``) keeps the page for a reload while
+the venue's network is down.
+
 Times themselves are recorded by the phone through the capture API
 (``POST /api/v1/championships/<slug>/captures/``, see ``static/judging/judge.js``):
 the page only shows the table and gives the phone what it needs.
 """
 
+import json
 import uuid
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from championship import rounds
@@ -26,6 +34,8 @@ from championship.permissions import has_role, role_required
 from judging import selectors
 from judging.models import Capture
 from judging.services import CaptureConflict, CaptureForbidden, CaptureInput, capture_record
+from results.models import Result
+from results.selectors import parse_duration
 
 Role = ChampionshipRole.Role
 
@@ -56,6 +66,11 @@ def phone_strings() -> dict:
         "waitingMany": _("%(count)s captures waiting for network — kept on this phone"),
         "noStorage": _("This phone cannot keep captures: do not reload until saved."),
         "confirmed": _("Confirmed"),
+        "confirmPending": _("Confirmation not saved yet"),
+        "refusedNext": _("The screen shows what is saved. If that is not right, ask a head judge."),
+        "awaiting": _("awaiting confirmation"),
+        "countPieces": _("Count the pieces"),
+        "timeAtTime": _("Time at “TIME”"),
         "time": _("Time"),
         "finalTime": _("Final time"),
         "countedPieces": _("Pieces placed"),
@@ -107,6 +122,23 @@ def _unknown_table(request):
     return render(request, "judging/unknown_table.html", status=404)
 
 
+def _table_version(request, table, head: bool) -> str:
+    """Return the version of a table's page for this judge, in this language."""
+    return selectors.fingerprint(
+        (selectors.table_version(table), request.user.pk, head, get_language())
+    )
+
+
+def _phone_state(request, table, screen, version: str) -> dict:
+    """Return what the phone knows of the table: the version, the layout, each seat's state."""
+    return {
+        "version": version,
+        "layout": selectors.table_layout(screen),
+        "atMs": selectors.epoch_ms(timezone.now()),
+        "seats": [seat.state(request.user) for seat in screen.seats],
+    }
+
+
 @require_GET
 def table(request, token):
     """Show a judge the table behind a QR code: who sits there now, their clock, the TIME button."""
@@ -120,6 +152,7 @@ def table(request, token):
     if not has_role(request.user, championship, Role.JUDGE):
         return render(request, "judging/no_access.html", {"championship": championship}, status=403)
     head = has_role(request.user, championship, Role.HEAD_JUDGE)
+    version = _table_version(request, table, head)
     screen = selectors.table_screen(table, now=timezone.now(), head_judge=head)
     rules = championship.rules
     dashboard_round = screen.seats[0].heat.round if screen.seats else None
@@ -142,12 +175,77 @@ def table(request, token):
                     "api:captures", kwargs={"championship_slug": championship.slug}
                 ),
                 "timeUrl": reverse("api:time"),
+                "stateUrl": reverse("judging:table_state", kwargs={"token": token}),
+                "serviceWorkerUrl": reverse("judging:service_worker"),
                 "queueKey": f"judging-queue:{championship.slug}",
                 "headJudge": head,
-                "seats": [seat.state(request.user) for seat in screen.seats],
+                **_phone_state(request, table, screen, version),
             },
         },
     )
+
+
+@require_GET
+def table_state(request, token):
+    """Answer a table page's poll: its seats' state now, or 304 when nothing changed.
+
+    The same judges as the page's may ask. The version is read with one query
+    before anything else, so an unchanged table costs little however many
+    phones poll it.
+    """
+    table = selectors.table_for_token(token)
+    if table is None:
+        return JsonResponse({"error": "unknown_table"}, status=404)
+    championship = table.championship
+    activate(request, championship)
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "login"}, status=401)
+    if not has_role(request.user, championship, Role.JUDGE):
+        return JsonResponse({"error": "forbidden"}, status=403)
+    head = has_role(request.user, championship, Role.HEAD_JUDGE)
+    version = _table_version(request, table, head)
+    etag = f'"{version}"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        screen = selectors.table_screen(table, now=timezone.now(), head_judge=head)
+        response = JsonResponse(_phone_state(request, table, screen, version))
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+# The judge's pages are kept for when the venue's network is down; these static files with them.
+PHONE_ASSETS = (
+    "judging/judge.js",
+    "judging/rules.js",
+    "css/app.css",
+    "js/app.js",
+    "django_htmx/htmx-2.min.js",
+    "favicon.svg",
+)
+
+
+@require_GET
+def service_worker(request):
+    """Serve the service worker that keeps the table pages and their assets on the phone.
+
+    Served from ``/t/`` so that its scope covers every table page; the list of
+    assets (hashed names in production) makes a new release a new worker.
+    """
+    assets = [static(name) for name in PHONE_ASSETS]
+    response = render(
+        request,
+        "judging/sw.js",
+        {
+            "assets": json.dumps(assets),
+            "static_url": json.dumps(settings.STATIC_URL),
+            "version": selectors.fingerprint(assets),
+        },
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Service-Worker-Allowed"] = reverse("judging:service_worker").rsplit("/", 1)[0] + "/"
+    patch_cache_control(response, no_cache=True)
+    return response
 
 
 @require_POST
@@ -208,9 +306,87 @@ class MarkForm(forms.Form):
 
 
 def _round(championship, key) -> Round:
-    return get_object_or_404(
+    round_ = get_object_or_404(
         Round.objects.select_related("category"), championship=championship, key=key
     )
+    round_.championship = championship
+    return round_
+
+
+# What a correction may set a result to: a result is pending only until something is recorded.
+CORRECTION_STATUSES = [
+    (status.value, status.label) for status in Result.Status if status != Result.Status.PENDING
+]
+CORRECTION_COUNTS = ("missing_found", "missing_lost", "adjacent_missing")
+
+
+class CorrectionForm(forms.Form):
+    """A head judge's correction of one entry's result, with the reason."""
+
+    entry = forms.ModelChoiceField(label=gettext_lazy("Entry"), queryset=None)
+    time = forms.CharField(label=gettext_lazy("Time (H:MM:SS)"), required=False, max_length=20)
+    missing_found = forms.IntegerField(required=False, min_value=0)
+    missing_lost = forms.IntegerField(required=False, min_value=0)
+    adjacent_missing = forms.IntegerField(required=False, min_value=0)
+    pieces_placed = forms.IntegerField(required=False, min_value=0)
+    status = forms.ChoiceField(label=gettext_lazy("Status"), choices=CORRECTION_STATUSES)
+    # Not required here: the capture service says why a correction needs a reason.
+    reason = forms.CharField(label=gettext_lazy("Reason"), required=False, max_length=2000)
+
+    def __init__(self, *args, round_: Round, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].queryset = selectors.seated_entries(round_)
+
+    def clean_time(self):
+        text = self.cleaned_data["time"].strip()
+        if not text:
+            return None
+        try:
+            return parse_duration(text)
+        except ValueError:
+            raise forms.ValidationError(_("Give the time as H:MM:SS.")) from None
+
+    def capture(self, *, rules, result: Result | None) -> CaptureInput:
+        """Return the correction to record.
+
+        A count the preset does not ask for keeps its value; one left empty is 0.
+        An empty time or piece count keeps the recorded one.
+        """
+        data = self.cleaned_data
+        asked = {
+            "missing_found": rules.pieces_found_later,
+            "missing_lost": True,
+            "adjacent_missing": rules.adjacent_missing_waives_penalty,
+        }
+        counts = {}
+        for name in CORRECTION_COUNTS:
+            if asked[name]:
+                counts[name] = data[name] or 0
+            else:
+                counts[name] = getattr(result, name) if result is not None else 0
+        return CaptureInput(
+            client_id=uuid.uuid4(),
+            kind=Capture.Kind.CORRECTION,
+            time_ms=data["time"],
+            pieces_placed=data["pieces_placed"],
+            status=data["status"],
+            reason=data["reason"],
+            **counts,
+        )
+
+
+def _dashboard_context(request, round_: Round, *, failed: dict | None = None) -> dict:
+    now = timezone.now()
+    return {
+        "round": round_,
+        "organiser": has_role(request.user, round_.championship, Role.ORGANISER),
+        "board": selectors.round_dashboard(round_, now=now),
+        "mark_form": MarkForm(round_=round_),
+        "rules": round_.championship.rules,
+        "correction_statuses": CORRECTION_STATUSES,
+        "failed": failed,
+        "now": now,
+    }
 
 
 @require_GET
@@ -218,17 +394,10 @@ def _round(championship, key) -> Round:
 def dashboard(request, championship, round):
     """Show a round's judging per heat: confirmed, awaited, still puzzling; every capture."""
     round_ = _round(championship, round)
-    now = timezone.now()
-    context = {
-        "round": round_,
-        "board": selectors.round_dashboard(round_, now=now),
-        "mark_form": MarkForm(round_=round_),
-        "now": now,
-    }
     template = "judging/dashboard.html"
     if request.htmx:
         template += "#dashboard-live"
-    return render(request, template, context)
+    return render(request, template, _dashboard_context(request, round_))
 
 
 @require_POST
@@ -263,3 +432,58 @@ def mark(request, championship, round):
         label = dict(MARK_KINDS)[kind]
         messages.success(request, f"{entry.name}: {label}")
     return back
+
+
+def _service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Show a refusal of the capture service at the form's fields, or above them."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for name, messages_ in error.message_dict.items():
+        form.add_error(name if name in form.fields else None, messages_)
+
+
+@require_POST
+@role_required(Role.HEAD_JUDGE)
+def correct(request, championship, round):
+    """Record a head judge's correction of one result, with the reason; or show the refusal."""
+    round_ = _round(championship, round)
+    form = CorrectionForm(request.POST, round_=round_)
+    if form.is_valid():
+        entry = form.cleaned_data["entry"]
+        result = Result.objects.filter(round=round_, entry=entry).first()
+        try:
+            capture_record(
+                round_=round_,
+                entry=entry,
+                judge=request.user,
+                data=form.capture(rules=championship.rules, result=result),
+            )
+        except ValidationError as error:
+            _service_errors(form, error)
+        except CaptureConflict as error:
+            form.add_error(None, error.message)
+        except CaptureForbidden:
+            form.add_error(None, _("Only a head judge may record this."))
+        else:
+            messages.success(
+                request, _("The correction of %(entry)s is recorded.") % {"entry": entry.name}
+            )
+            url = reverse(
+                "judging:dashboard", kwargs={"slug": championship.slug, "round": round_.key}
+            )
+            return redirect(f"{url}#result-{entry.pk}")
+    entry_id = request.POST.get("entry", "")
+    failed = {
+        "entry": int(entry_id) if entry_id.isdigit() else None,
+        "values": request.POST,
+        "errors": {name: errors for name, errors in form.errors.items() if name != "__all__"},
+        "refusals": form.non_field_errors(),
+    }
+    if failed["entry"] is None or "entry" in failed["errors"]:
+        # No row to show the refusal at: say it above the dashboard.
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    context = _dashboard_context(request, round_, failed=failed)
+    return render(request, "judging/dashboard.html", context)

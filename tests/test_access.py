@@ -59,9 +59,12 @@ ACCESS = {
     "api:championship-export": (ORGANISER, "get"),
     "api:not-found": (PUBLIC, "get"),
     "judging:table": (JUDGE, "get"),
+    "judging:table_state": (JUDGE, "get"),
+    "judging:service_worker": (PUBLIC, "get"),
     "judging:start_now": (HEAD_JUDGE, "post"),
     "judging:dashboard": (HEAD_JUDGE, "get"),
     "judging:mark": (HEAD_JUDGE, "post"),
+    "judging:correct": (HEAD_JUDGE, "post"),
     "registration:register": (PUBLIC, "get"),
     "registration:check": (PUBLIC, "post"),
     "registration:manage": (MANAGE_LINK, "get"),
@@ -213,7 +216,7 @@ def world(db):
 def url_of(name, world):
     """Return the URL of a pattern, with the world's values for its parameters."""
     values = dict(world["kwargs"])
-    if name in ("judging:table", "judging:start_now"):
+    if name in ("judging:table", "judging:table_state", "judging:start_now"):
         values["token"] = world["table"].token
     elif name in ("registration:manage", "registration:withdraw"):
         values["token"] = world["entry"].manage_token

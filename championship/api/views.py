@@ -36,6 +36,7 @@ from championship.api.permissions import (
     IsChampionshipOrganiser,
     IsSuperuser,
 )
+from championship.middleware import activate
 from championship.models import Category, Championship, Heat, Round
 from championship.rules import timing
 from registration import services as registration_services
@@ -367,6 +368,7 @@ class EntryRegisterView(ApiView):
                 citizenship=tuple(member["citizenship"]),
                 region=member["region"],
                 years_in_region=member["years_in_region"],
+                publish_consent=member["publish_consent"],
             )
             for member in data.validated_data["members"]
         ]
@@ -517,6 +519,15 @@ class CaptureView(ApiView):
 
     permission_classes = [IsChampionshipJudge]
     parser_classes = [JSONParser]
+
+    def initial(self, request, *args, **kwargs):
+        # Before authentication and permissions, so that every answer to the judge's phone
+        # (a refusal, a 403) speaks the table page's language: the championship's, unless
+        # the judge chose one with the language switcher.
+        championship = Championship.objects.filter(slug=kwargs.get("championship_slug")).first()
+        if championship is not None:
+            activate(request, championship)
+        super().initial(request, *args, **kwargs)
 
     @extend_schema(
         tags=["judging"],

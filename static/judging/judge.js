@@ -20,6 +20,26 @@
  * and the queue is sent strictly in order, so the second one always wins. That is
  * simpler and more robust than holding the finish back until the entrant sees it.
  *
+ * Following the heat: while the page is visible it asks the table's state
+ * (config.stateUrl, answered 304 while nothing changed) every few seconds, with
+ * backoff when the network is down. What the server says updates the entries in
+ * place (a start, a time-up called early, a result recorded or corrected
+ * elsewhere), but never an entry with something of this phone still in the queue
+ * or answered after the question was sent, never a step the judge is in the
+ * middle of, never a field the judge is typing in. Other entrants at the table (a
+ * new heat) mean a new page: loaded at once when nothing waits and nothing is
+ * half done, otherwise offered with a banner. A refused capture puts its entry
+ * back to what the server says, so a refused confirmation never stays
+ * "Confirmed"; "Confirmed" shows only once the server has stored it.
+ *
+ * When the network is down, a reload is answered by the service worker
+ * (/t/sw.js) with the page kept from the last visit; the last state heard from the
+ * server is kept in localStorage, and a kept page older than it starts from it.
+ *
+ * At a shared table both entrants' TIME buttons are side by side; a tap records
+ * that entrant's finish and opens its screen (the address says which, #seat-N),
+ * with the other entrant's clock and TIME button above it.
+ *
  * Texts come translated from the page (json_script "judge-strings"), the rules
  * from "judge-rules", the table's entries from "judge-config". What an attempt
  * comes to is decided by rules.js (window.PuzzleRules), the same rules as the
@@ -41,6 +61,8 @@
   const RETRY_FIRST_MS = 2000;
   const RETRY_MAX_MS = 30000;
   const RETRY_SAFETY_MS = 15000;
+  const POLL_EVERY_MS = 4000;
+  const POLL_MAX_MS = 60000;
 
   // Small helpers ------------------------------------------------------------------------------
 
@@ -321,42 +343,68 @@
 
   const tableNode = document.querySelector(".table-number");
   const tableName = tableNode ? tableNode.textContent.trim() : "";
-  const seats = config.seats.map((data, index) => {
-    const element = document.querySelector(`[data-seat="${index}"]`);
+  // What the server says of an entry, as the phone keeps it.
+  function serverFields(data) {
     const finish = data.finish;
-    const seat = {
+    const fields = {
       ...data,
-      index,
-      element,
-      where: `${tableName} · ${data.name}`,
       result: data.result,
       tapAt: finish && finish.mine ? finish.atMs : null,
       found: finish ? finish.found : 0,
       lost: finish ? finish.lost : 0,
       adjacent: finish ? finish.adjacent : 0,
       lastPieceAt: finish ? finish.lastPieceMs : null,
-      autoFound: false,
       sent: finish ? { found: finish.found, lost: finish.lost, adjacent: finish.adjacent, lastPieceAt: finish.lastPieceMs } : null,
       count: null,
-      saved: false,
-      refusal: null,
       editable: !finish || finish.mine,
+      // Whether the judge has done something here the server may not know of yet.
+      own: false,
+      server: data,
     };
     if (data.step === "confirmed" && data.result) {
       // A confirmed result may have been corrected since the tap: the result is the truth.
-      seat.tapAt = null;
-      seat.found = data.result.missing_found;
-      seat.lost = data.result.missing_lost;
-      seat.adjacent = data.result.adjacent_missing;
-      seat.lastPieceAt = data.result.last_piece_ms !== null ? data.startMs + data.result.last_piece_ms : null;
+      fields.tapAt = null;
+      fields.found = data.result.missing_found;
+      fields.lost = data.result.missing_lost;
+      fields.adjacent = data.result.adjacent_missing;
+      fields.lastPieceAt = data.result.last_piece_ms !== null ? data.startMs + data.result.last_piece_ms : null;
     }
     if (data.result && data.result.status === "unfinished") {
-      seat.count = {
+      fields.count = {
         placed: data.result.pieces_placed,
         incorrect: data.result.incorrect,
       };
     }
-    return seat;
+    return fields;
+  }
+
+  // The last state heard from the server: a page kept for when the network is down may be
+  // older than it (the service worker shows the page of the last visit).
+  const KNOWN_KEY = `judging-table:${config.stateUrl}`;
+  let known = { version: config.version, layout: config.layout, atMs: config.atMs, seats: config.seats };
+  try {
+    const saved = JSON.parse(localStorage.getItem(KNOWN_KEY) || "null");
+    if (saved && Array.isArray(saved.seats) && saved.atMs > known.atMs) known = saved;
+  } catch (error) {
+    /* nothing kept: the page's own state */
+  }
+  // Another heat than the page's took the table since the page was made.
+  let newHeat = known.layout !== config.layout;
+
+  const seats = config.seats.map((data, index) => {
+    const newer =
+      known.layout === config.layout ? known.seats.find((s) => s.round === data.round && s.entry === data.entry) : null;
+    return {
+      ...serverFields(newer || data),
+      index,
+      element: document.querySelector(`[data-seat="${index}"]`),
+      lane: document.querySelector(`[data-lane="${index}"]`),
+      where: `${tableName} · ${data.name}`,
+      autoFound: false,
+      saved: false,
+      refusal: null,
+      changed: 0,
+    };
   });
 
   function seatOf(item) {
@@ -373,6 +421,7 @@
       const seat = seatOf(item);
       if (!seat) continue;
       const body = item.body;
+      seat.own = true;
       if (item.kind === "finish") {
         seat.tapAt = Date.parse(body.at);
         seat.found = body.missing_found || 0;
@@ -545,6 +594,20 @@
     const refusal = q(seat, "[data-refusal]");
     refusal.hidden = !seat.refusal;
     q(seat, "[data-refusal-text]").textContent = seat.refusal || "";
+    q(seat, "[data-refusal-next]").textContent = seat.refusal ? strings.refusedNext : "";
+    const heatState = q(seat, "[data-heat-state]");
+    if (heatState && seat.heatStateLabel) {
+      heatState.textContent = seat.heatStateLabel;
+      heatState.className = `state state-${seat.heatState}`;
+    }
+    // "Confirmed" only once the server has stored the confirmation.
+    const confirming = queuedFor(seat, queue).some((item) => item.kind === "confirm");
+    const badge = q(seat, "[data-confirmed-badge]");
+    badge.textContent = confirming ? strings.confirmPending : `✓ ${strings.confirmed}`;
+    badge.classList.toggle("is-pending", confirming);
+    const out = q(seat, "[data-out-badge]");
+    if (seat.statusLabel) out.textContent = seat.statusLabel;
+    q(seat, "[data-corrected]").hidden = !seat.corrected;
 
     if (seat.step === "timed") {
       q(seat, "[data-tap-time]").textContent = duration(seat.tapAt - seat.startMs);
@@ -565,10 +628,27 @@
       const edit = q(seat, '[data-action="edit"]');
       if (edit) edit.hidden = !(seat.count || (seat.editable && seat.tapAt !== null));
     }
-    const choice = document.querySelector(`[data-choice-state="${seat.index}"]`);
-    if (choice && seat.step === "confirmed") choice.textContent = `✓ ${strings.confirmed}`;
-    else if (choice && seat.step === "timed") choice.textContent = duration(seat.tapAt - seat.startMs);
-    else if (choice && seat.step === "review") choice.textContent = review(seat).value;
+    if (seat.lane) renderLane(seat, confirming);
+  }
+
+  // A shared table's lane of one entrant: TIME while puzzling, else where the entrant is.
+  function renderLane(seat, confirming) {
+    const lane = seat.lane;
+    const puzzling = seat.step === "puzzling";
+    lane.querySelector("[data-lane-time]").hidden = !puzzling;
+    lane.classList.toggle("is-puzzling", puzzling);
+    lane.classList.toggle("is-to-do", ["timeup", "timed", "review"].includes(seat.step) || Boolean(seat.refusal));
+    lane.classList.toggle("is-refused", Boolean(seat.refusal));
+    let text = "";
+    if (seat.refusal) text = `⚠ ${strings.refused}`;
+    else if (seat.step === "waiting") text = strings.notStarted;
+    else if (seat.step === "timeup") text = strings.countPieces;
+    else if (seat.step === "timed") text = `${strings.timeAtTime} ${duration(seat.tapAt - seat.startMs)}`;
+    else if (seat.step === "review") text = `${review(seat).value} · ${strings.awaiting}`;
+    else if (seat.step === "confirmed") {
+      text = confirming ? strings.confirmPending : `✓ ${strings.confirmed} · ${review(seat).value}`;
+    } else if (seat.step === "out") text = seat.statusLabel || "";
+    lane.querySelector("[data-lane-state]").textContent = text;
   }
 
   function renderQueueState(queue) {
@@ -599,6 +679,16 @@
     const queue = loadQueue();
     seats.forEach((seat) => renderSeat(seat, queue));
     renderQueueState(queue);
+    renderNewHeat(queue);
+  }
+
+  function renderNewHeat(queue) {
+    const banner = document.querySelector("[data-new-heat]");
+    if (!banner) return;
+    banner.hidden = !newHeat;
+    banner.querySelector("[data-new-heat-busy]").hidden = !seats.some(busy);
+    // A queue kept only in memory would go with the page: the button waits until it is sent.
+    banner.querySelector("[data-new-heat-show]").hidden = !storageWorks && queue.length > 0;
   }
 
   function tick() {
@@ -622,6 +712,11 @@
       }
       // Once the time is taken, only the taken time is on the screen (the entrant reads it).
       node.parentElement.hidden = !["puzzling", "timeup", "waiting"].includes(seat.step);
+      if (seat.lane) {
+        const laneClock = seat.lane.querySelector("[data-lane-clock]");
+        laneClock.textContent = seat.step === "puzzling" ? node.textContent : "";
+        laneClock.hidden = seat.step !== "puzzling";
+      }
     }
   }
 
@@ -630,6 +725,8 @@
   function answered(item, body) {
     const seat = seatOf(item);
     if (!seat) return;
+    seat.changed = ++changes;
+    refreshSoon();
     if (body && body.result) {
       seat.result = { ...(seat.result || {}), ...body.result };
       seat.result.time_ms = body.result.time ? parseDuration(body.result.time) : null;
@@ -651,6 +748,11 @@
     }
     seat.refusal = message;
     seat.saved = false;
+    seat.changed = ++changes;
+    // Never "Confirmed" for a refused confirmation; then the entry shows what the server says.
+    if (item.kind === "confirm" && seat.step === "confirmed") seat.step = "review";
+    forced.add(seat);
+    refreshSoon();
     if (item.kind === "correction") {
       const error = q(seat, "[data-correct-error]");
       if (error) {
@@ -861,6 +963,179 @@
     form.closest("details").open = false;
   }
 
+  // Following the heat -------------------------------------------------------------------------
+
+  let version = known.version;
+  let layout = known.layout;
+  let lastState = known;
+  let lastSince = 0;
+  // Counts what this phone did or heard back, to tell an answer that is older than that.
+  let changes = 0;
+  // Entries to put back to what the server says (a capture was refused).
+  const forced = new Set();
+  // An answer not applied yet because the judge was typing in that entry's fields.
+  let deferred = false;
+  let polling = false;
+  let pollAgain = false;
+  let pollTimer = null;
+  let pollDelay = POLL_EVERY_MS;
+
+  function schedulePoll(delay) {
+    if (pollTimer !== null) window.clearTimeout(pollTimer);
+    pollTimer = window.setTimeout(() => {
+      pollTimer = null;
+      poll();
+    }, delay);
+  }
+
+  function refreshSoon() {
+    if (polling) pollAgain = true;
+    else schedulePoll(250);
+  }
+
+  async function poll() {
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
+    // Only while the judge can see the page: it asks again when the page is shown.
+    if (document.visibilityState === "hidden") return;
+    polling = true;
+    const since = changes;
+    let heard = false;
+    try {
+      const response = await fetch(config.stateUrl, {
+        credentials: "same-origin",
+        cache: "no-store",
+        headers: { Accept: "application/json", "If-None-Match": `"${version}"` },
+      });
+      if (response.status === 304) {
+        heard = true;
+        // Unchanged since the last answer: that answer is still the truth.
+        if (forced.size || deferred) follow(lastState, since);
+      } else if (response.ok) {
+        const state = await response.json();
+        heard = true;
+        follow(state, since);
+      }
+    } catch (error) {
+      /* no network: ask again later */
+    } finally {
+      polling = false;
+    }
+    pollDelay = heard ? POLL_EVERY_MS : Math.min(pollDelay * 2, POLL_MAX_MS);
+    if (pollAgain) {
+      pollAgain = false;
+      schedulePoll(0);
+    } else {
+      schedulePoll(pollDelay);
+    }
+  }
+
+  function follow(state, since) {
+    lastState = state;
+    lastSince = since;
+    version = state.version;
+    try {
+      localStorage.setItem(KNOWN_KEY, JSON.stringify(state));
+    } catch (error) {
+      /* the page's own state will do */
+    }
+    deferred = false;
+    if (state.layout !== layout) {
+      layout = state.layout;
+      heatChanged(state);
+    }
+    for (const data of state.seats) {
+      const seat = seats.find((s) => s.round === data.round && s.entry === data.entry);
+      if (seat && merge(seat, data, since)) forced.delete(seat);
+    }
+    renderAll();
+  }
+
+  function typing(seat) {
+    const active = document.activeElement;
+    return Boolean(active && seat.element.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName));
+  }
+
+  function busy(seat) {
+    const details = q(seat, "details.correct");
+    return (
+      seat.step === "timed" ||
+      seat.step === "review" ||
+      (seat.step === "timeup" && seat.own) ||
+      typing(seat) ||
+      Boolean(details && details.open)
+    );
+  }
+
+  // Whether the server's step replaces the phone's.
+  function shouldFollow(seat, data, resultChanged) {
+    if (data.step === seat.step) return resultChanged && (data.step !== "review" || !seat.own);
+    if (data.step === "confirmed" || data.step === "out") return true;
+    return !seat.own && ["waiting", "puzzling", "timeup"].includes(seat.step);
+  }
+
+  // Return whether the server's answer was taken in for this entry.
+  function merge(seat, data, since) {
+    // The clock is the server's alone: a start, an own start, a time-up called early.
+    for (const name of ["startMs", "limitMs", "timeUpMs", "heatState", "heatStateLabel", "statusLabel"]) {
+      seat[name] = data[name];
+    }
+    // What waits on this phone, or was answered after the question was sent, is newer.
+    if (queuedFor(seat).length || seat.changed > since) return false;
+    const resultChanged = JSON.stringify(seat.server && seat.server.result) !== JSON.stringify(data.result);
+    if (!forced.has(seat) && !shouldFollow(seat, data, resultChanged)) {
+      seat.server = data;
+      if (resultChanged) seat.result = data.result;
+      return true;
+    }
+    if (typing(seat)) {
+      deferred = true;
+      return false;
+    }
+    // A result the server had confirmed and that changes was corrected: say so, the judge
+    // and the entrant saw another one.
+    const wasConfirmed = Boolean(seat.server && seat.server.result && seat.server.result.confirmed);
+    const corrected = seat.corrected || (wasConfirmed && data.step === "confirmed" && resultChanged);
+    Object.assign(seat, serverFields(data));
+    seat.corrected = corrected;
+    seat.autoFound = false;
+    fillCounts(seat);
+    const details = q(seat, "details.correct");
+    if (seat.step === "confirmed" && !(details && details.open)) fillCorrection(seat);
+    return true;
+  }
+
+  // Other entrants at the table: a new page, at once when nothing would be lost or cut short.
+  function heatChanged(state) {
+    // The heat here is over and no other has come: the page keeps showing how it ended.
+    if (!state.seats.length && seats.length) return;
+    newHeat = true;
+    if (!loadQueue().length && !seats.some(busy)) window.location.reload();
+  }
+
+  // Keep this page and its files for a reload while the venue's network is down.
+  function keepForOffline() {
+    if (!("serviceWorker" in navigator) || !config.serviceWorkerUrl) return;
+    const answeredByWorker = Boolean(navigator.serviceWorker.controller);
+    navigator.serviceWorker
+      .register(config.serviceWorkerUrl)
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        // A page the worker answered is kept already; this first one the worker never saw.
+        if (answeredByWorker || !registration.active) return;
+        const files = Array.from(
+          document.querySelectorAll("script[src], link[rel~='stylesheet'][href], link[rel~='icon'][href]"),
+          (node) => node.src || node.href
+        );
+        registration.active.postMessage({ keep: [window.location.href, ...files] });
+      })
+      .catch(() => {
+        /* no service worker (plain http at a venue): the page works as before, online */
+      });
+  }
+
   // Wiring -------------------------------------------------------------------------------------
 
   for (const seat of seats) {
@@ -876,6 +1151,7 @@
       const button = event.target.closest("[data-action]");
       if (!button || !actions[button.dataset.action]) return;
       event.preventDefault();
+      seat.own = true;
       actions[button.dataset.action](seat);
     });
     seat.element.addEventListener("change", (event) => {
@@ -887,6 +1163,7 @@
       }
     });
     seat.element.addEventListener("input", (event) => {
+      seat.own = true;
       const field = event.target.dataset.field;
       if (field === "piles" || field === "loose") {
         const piles = intOrNull(q(seat, '[data-field="piles"]').value) || 0;
@@ -903,26 +1180,60 @@
     }
   }
 
-  // A shared table: one entrant at a time, chosen first (the choice lives in the address).
-  const choice = document.querySelector("[data-choice]");
-  function route() {
-    if (!choice) return;
+  // A shared table: both entrants' TIME side by side; a tap on one records the finish and
+  // opens that entrant's screen (#seat-N), the other entrant's lane staying above it.
+  const lanes = document.querySelector("[data-lanes]");
+  const lanesBack = document.querySelector("[data-lanes-back]");
+
+  function chosenSeat() {
     const match = /^#seat-(\d+)$/.exec(window.location.hash);
-    const chosen = match ? Number(match[1]) - 1 : -1;
-    const valid = chosen >= 0 && chosen < seats.length;
-    choice.hidden = valid;
-    seats.forEach((seat, index) => (seat.element.hidden = index !== chosen));
+    const index = match ? Number(match[1]) - 1 : -1;
+    return index >= 0 && index < seats.length ? index : -1;
+  }
+
+  function route() {
+    if (!lanes) return;
+    const chosen = chosenSeat();
+    lanes.classList.toggle("is-focused", chosen >= 0);
+    lanesBack.hidden = chosen < 0;
+    seats.forEach((seat, index) => {
+      seat.element.hidden = index !== chosen;
+      seat.lane.hidden = index === chosen;
+    });
     window.scrollTo(0, 0);
   }
-  if (choice) {
+
+  function openSeat(seat) {
+    const hash = `#seat-${seat.index + 1}`;
+    if (window.location.hash !== hash) window.history.pushState(null, "", hash);
+    route();
+  }
+
+  if (lanes) {
     window.addEventListener("hashchange", route);
-    document.addEventListener("click", (event) => {
-      const back = event.target.closest("[data-back]");
-      if (!back) return;
+    window.addEventListener("popstate", route);
+    lanes.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-lane-time]");
+      if (!button) return;
+      event.preventDefault();
+      const seat = seats[Number(button.dataset.laneTime)];
+      if (!seat || seat.step !== "puzzling") return;
+      seat.own = true;
+      actions.time(seat);
+      openSeat(seat);
+    });
+    lanesBack.addEventListener("click", (event) => {
       event.preventDefault();
       window.history.pushState(null, "", window.location.pathname + window.location.search);
       route();
     });
+    // The other entrant's lane sticks right under the bar of what is saved, however tall.
+    const bar = document.querySelector(".judge-bar");
+    if (bar && "ResizeObserver" in window) {
+      new ResizeObserver(() => {
+        document.documentElement.style.setProperty("--judge-bar-height", `${bar.offsetHeight}px`);
+      }).observe(bar);
+    }
     route();
   }
 
@@ -948,6 +1259,22 @@
     if (event.key === config.queueKey) renderAll();
   });
 
+  window.addEventListener("online", () => {
+    pollDelay = POLL_EVERY_MS;
+    refreshSoon();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refreshSoon();
+  });
+  // An answer held back while the judge typed is taken in when the field is left.
+  document.addEventListener("focusout", () => {
+    window.setTimeout(() => {
+      if (deferred) follow(lastState, lastSince);
+    }, 0);
+  });
+  const newHeatButton = document.querySelector("[data-new-heat-show]");
+  if (newHeatButton) newHeatButton.addEventListener("click", () => window.location.reload());
+
   restoreFromQueue();
   seats.forEach((seat) => {
     if (seat.step === "timed") fillCounts(seat);
@@ -964,4 +1291,6 @@
   // Send what an earlier visit left in the queue, and measure the clock.
   flush();
   measureClock();
+  schedulePoll(POLL_EVERY_MS);
+  keepForOffline();
 })();

@@ -4,6 +4,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -32,7 +33,9 @@ def running(db):
 
 
 def judge_client(championship, role=ChampionshipRole.Role.JUDGE):
+    """A judge's phone whose judge chose English (the API answers in the championship's else)."""
     client = APIClient()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     client.force_authenticate(factories.role(championship, role))
     return client
 

@@ -12,6 +12,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -35,7 +36,9 @@ def url(championship):
 
 
 def client_for(user):
+    """A judge's phone whose judge chose English (the API answers in the championship's else)."""
     client = APIClient()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     client.force_authenticate(user)
     return client
 

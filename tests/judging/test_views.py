@@ -173,10 +173,10 @@ def test_a_shared_table_offers_both_entries_as_a_and_b(client, live, judge):
     client.force_login(judge)
     response = client.get(url(live.shared))
     text = response.text
-    assert "Which entrant?" in text
     assert "Ola Berg" in text and "Kari Lie" in text
-    assert re.search(r'seat-label">A</span>\s*<span class="choice-name">Ola Berg', text)
-    assert re.search(r'seat-label">B</span>\s*<span class="choice-name">Kari Lie', text)
+    assert re.search(r'seat-label">A</span>\s*<span class="lane-name"[^>]*>Ola Berg', text)
+    assert re.search(r'seat-label">B</span>\s*<span class="lane-name"[^>]*>Kari Lie', text)
+    assert text.count('data-lane-time="') == 2  # both TIME buttons, side by side
     labels = [(s["label"], s["name"]) for s in page_json(response, "judge-config")["seats"]]
     assert labels == [("A", "Ola Berg"), ("B", "Kari Lie")]
 
@@ -422,7 +422,7 @@ def test_the_dashboard_shows_piece_counts_missing_at_time_up(client, live, judge
     record(live, live.ola, "pieces", judge, pieces_remaining=40)
     client.force_login(factories.role(live.championship, Role.HEAD_JUDGE))
     text = client.get(dashboard_url(live)).text
-    assert re.search(r"<strong>1</strong> piece counts missing at time-up", text)
+    assert re.search(r"<strong>1</strong> piece count missing at time-up", text)
     assert "460" in text  # Ola's counted pieces
 
 
