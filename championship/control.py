@@ -39,7 +39,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -60,6 +60,7 @@ ROTATE = "championship/control_table_rotate.html"
 RANKING = "championship/control_ranking.html"
 CARDS = "championship/cards.html"
 SEATING = "championship/seating.html"
+START_CONFIRM = "championship/control_start_confirm.html"
 
 # More heats than letters of the alphabet would not fit a venue's day.
 MAX_HEATS = 26
@@ -105,10 +106,9 @@ def round_seating(round_: Round, *, with_official: bool = False) -> list[Heat]:
     seats = (
         Seat.objects.filter(round=round_)
         .select_related("table", "entry")
+        .prefetch_related("entry__members")
         .order_by("heat__order", "table__number", "position")
     )
-    if with_official:
-        seats = seats.prefetch_related("entry__members")
     rules, kind = round_.championship.rules, round_.category.kind
     by_heat: dict[int, list[Seat]] = defaultdict(list)
     for seat in seats:
@@ -575,10 +575,86 @@ def round_publish(request, championship, round):
     return _act(request, round_, action)
 
 
+# Starting a heat at tables still in use ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TablesInUse:
+    """A running heat whose entrants still puzzle at tables a heat about to start needs."""
+
+    heat: Heat
+    tables: list[int]
+    until: datetime | None
+
+    @property
+    def name(self) -> str:
+        round_ = self.heat.round
+        return f"{round_.category.display_name}: {round_.display_name}, {heat_label(self.heat)}"
+
+    @property
+    def table_list(self) -> str:
+        """Return the table numbers as people read them, runs joined: 1-12, 15."""
+        runs: list[list[int]] = []
+        for number in self.tables:
+            if runs and number == runs[-1][-1] + 1:
+                runs[-1].append(number)
+            else:
+                runs.append([number])
+        return ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs)
+
+
+def tables_in_use(heats: list[Heat], *, now: datetime) -> list[TablesInUse]:
+    """Return the running heats at the tables of ``heats`` where time is not yet up.
+
+    A running heat of any round or category counts while one of its entrants at
+    those tables is still within the time (their own start and limit, or the
+    heat's time-up). The heats about to start do not count against each other.
+    """
+    starting = [heat.pk for heat in heats]
+    wanted = Seat.objects.filter(heat__in=starting).values("table_id")
+    seats = (
+        Seat.objects.filter(table__in=wanted, heat__state=Heat.State.RUNNING)
+        .exclude(heat__in=starting)
+        .select_related("heat__round__category", "table")
+        .order_by("heat__started_at", "heat__pk", "table__number")
+    )
+    found: dict[int, tuple[Heat, set[int], datetime | None]] = {}
+    for seat in seats:
+        time_up = seat.time_up_at
+        if time_up is not None and now >= time_up:
+            continue
+        heat, numbers, until = found.get(seat.heat_id, (seat.heat, set(), None))
+        numbers.add(seat.table.number)
+        if time_up is not None and (until is None or time_up > until):
+            until = time_up
+        found[seat.heat_id] = (heat, numbers, until)
+    return [
+        TablesInUse(heat=heat, tables=sorted(numbers), until=until)
+        for heat, numbers, until in found.values()
+    ]
+
+
+def _start_or_ask(request, round_: Round, heats: list[Heat], action) -> HttpResponse:
+    """Start, unless tables the heats need are still in use: then ask first (``confirm=1``)."""
+    if request.POST.get("confirm") != "1":
+        busy = tables_in_use(
+            [heat for heat in heats if heat.started_at is None], now=timezone.now()
+        )
+        if busy:
+            for heat in heats:
+                heat.label = heat_label(heat)
+            return render(
+                request,
+                START_CONFIRM,
+                {"round": round_, "heats": heats, "busy": busy, "action_url": request.path},
+            )
+    return _act(request, round_, action)
+
+
 @require_POST
 @organiser_required
 def round_start(request, championship, round):
-    """Start every heat of the round not yet started."""
+    """Start every heat of the round not yet started; ask first if their tables are in use."""
     round_ = _round(championship, round)
 
     def action():
@@ -589,7 +665,8 @@ def round_start(request, championship, round):
             len(started),
         ) % {"count": len(started), "time": _local_time(started[0].started_at)}
 
-    return _act(request, round_, action)
+    waiting = list(round_.heats.filter(started_at__isnull=True).order_by("order", "key"))
+    return _start_or_ask(request, round_, waiting, action)
 
 
 @require_POST
@@ -629,7 +706,7 @@ def _heat(round_: Round, key: str) -> Heat:
 @require_POST
 @organiser_required
 def heat_start(request, championship, round, heat):
-    """Start one heat's clock."""
+    """Start one heat's clock; ask first if its tables are still in use by a running heat."""
     round_ = _round(championship, round)
     heat_ = _heat(round_, heat)
 
@@ -640,7 +717,7 @@ def heat_start(request, championship, round, heat):
             "time": _local_time(started.started_at),
         }
 
-    return _act(request, round_, action)
+    return _start_or_ask(request, round_, [heat_], action)
 
 
 @require_POST
@@ -1107,22 +1184,30 @@ def round_ranking(request, championship, round):
 @require_GET
 @organiser_required
 def table_cards(request, championship, round):
-    """Show the round's printable table cards: one per seated table per heat."""
+    """Show the round's printable table cards: one per seated table per heat.
+
+    The cards are read at the venue, so they speak the championship's language
+    (the template renders them in it too); the toolbar above them speaks the
+    organiser's.
+    """
     round_ = _round(championship, round)
     size = request.GET.get("size", "a4")
     if size not in CARD_SIZES:
         size = "a4"
-    heats = round_seating(round_)
-    codes: dict[int, str] = {}
-    card_list = []
-    for heat in heats:
-        for table, seats in heat.tables:
-            if table.pk not in codes:
-                codes[table.pk] = cards.qr_svg(
-                    cards.table_url(table),
-                    label=_("QR code of table %(number)s") % {"number": table.number},
+    with translation.override(championship.language):
+        heats = round_seating(round_)
+        codes: dict[int, str] = {}
+        card_list = []
+        for heat in heats:
+            for table, seats in heat.tables:
+                if table.pk not in codes:
+                    codes[table.pk] = cards.qr_svg(
+                        cards.table_url(table),
+                        label=_("QR code of table %(number)s") % {"number": table.number},
+                    )
+                card_list.append(
+                    {"heat": heat, "table": table, "seats": seats, "qr": codes[table.pk]}
                 )
-            card_list.append({"heat": heat, "table": table, "seats": seats, "qr": codes[table.pk]})
     return render(
         request,
         CARDS,

@@ -334,7 +334,7 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
         ) from error
     kind = round_.category.kind
     official = {
-        entry.pk: officiality(kind, [_member(p) for p in entry.members.all()], rules).official
+        entry.pk: officiality(kind, [p.rules_member() for p in entry.members.all()], rules).official
         for entry in ordered
     }
     if plan.heat_sizes:
@@ -413,12 +413,6 @@ def _heat_sizes_refusal(error: seating.SeatingError, *, plan: SeatingPlan, entri
     ) % {"total": sum(plan.heat_sizes), "count": entries}
 
 
-def _member(person):
-    from results.services import member_of
-
-    return member_of(person)
-
-
 @transaction.atomic
 def seating_publish(*, round_: Round) -> Round:
     """Make a round's seating public (entrants see their table)."""
@@ -427,6 +421,8 @@ def seating_publish(*, round_: Round) -> Round:
         raise RoundStateError(_("Seat the round before publishing its seating."))
     round_.seating_published_at = round_.seating_published_at or timezone.now()
     round_.save(update_fields=["seating_published_at", "updated_at"])
+    # The live pages list the seated entrants from now on: a new version tells them.
+    _bump(round_)
     return round_
 
 

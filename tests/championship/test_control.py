@@ -907,6 +907,7 @@ def test_the_public_seating_waits_for_publication_and_withholds_names(
     tables_create(championship=rm, count=4)
     shown, hidden = entrants(individual, 2)
     Entry.objects.filter(pk=shown.pk).update(publish_consent=True)
+    shown.members.update(publish_consent=True)  # consent is each member's
     rounds.round_seat(
         round_=final,
         plan=SeatingPlan(
