@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import date
 
 from django.core.cache import cache
 from django.db.models import Prefetch
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
-from championship.models import Round, Seat
+from championship.models import Heat, Round, Seat
 from registration.models import Person
 from results.models import Result
-from results.services import standings_ensure
+from results.services import entry_is_official, standings_ensure
 
 DURATION = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)$")
 
@@ -70,14 +73,17 @@ def standings_queryset(round_: Round):
 
 
 def public_row(result: Result, table_numbers: dict[int, int]) -> dict:
-    """Return a result as the public sees it: names only with consent to publication."""
+    """Return a result as the public sees it: names only with consent to publication.
+
+    Consent is each member's: the members list names those who consented; the
+    entry's own name (often made of its members' names) only when all did.
+    """
     entry = result.entry
-    published = entry.publish_consent
     return {
         "entry": {
             "id": entry.ref,
-            "name": entry.name if published else None,
-            "members": [m.name for m in entry.members.all()] if published else [],
+            "name": entry.name if entry.name_published() else None,
+            "members": [member.name for member in entry.consenting_members()],
         },
         "heat": result.heat.key,
         "table": table_numbers.get(entry.pk),
@@ -236,33 +242,100 @@ def recent_finishers(rows: list[dict], count: int = 5) -> list[str]:
     return [row["entry"]["id"] for row in done[:count]]
 
 
-def finishes_chart(rows: list[dict], limit_minutes: int, *, width=600, height=200) -> dict:
-    """Return the points of a chart of finishes over time: minutes → entries finished.
+def clock_heat(round_: Round) -> Heat | None:
+    """Return the heat whose clock the projector shows: the first running, else the last started."""
+    heats = list(round_.heats.filter(started_at__isnull=False).order_by("order", "key"))
+    running = [heat for heat in heats if heat.ended_at is None]
+    if running:
+        return running[0]
+    return max(heats, key=lambda heat: heat.started_at, default=None)
 
-    Drawn as an SVG polyline in the template; the x axis runs to the time limit.
+
+def clock_state(round_: Round) -> dict:
+    """Return what the projector's clock needs: the heat's start and time-up, the limit, the motif.
+
+    Part of the polled board, so that a screen opened before the start shows
+    the clock running (and the motif revealed) once the heat starts.
     """
-    seconds = sorted(row["final_seconds"] for row in rows if row["outcome"] == "completed")
-    total = max(len(rows), 1)
-    limit = max(limit_minutes * 60, 1)
-    points = [(0, height)]
-    for count, second in enumerate(seconds, start=1):
-        x = round(min(second, limit) / limit * width, 1)
-        points.append((x, points[-1][1]))
-        points.append((x, round(height - count / total * height, 1)))
-    if seconds:
-        points.append((width, points[-1][1]))
-    ticks = [
-        {"x": round(minute * 60 / limit * width, 1), "label": minute}
-        for minute in range(0, limit_minutes + 1, 15 if limit_minutes > 60 else 10)
-    ]
+    heat = clock_heat(round_)
+    category = round_.category
+    motif = ""
+    if heat is not None and category.puzzle_motif:
+        motif = ": ".join(part for part in (category.puzzle_brand, category.puzzle_motif) if part)
+    # Milliseconds, as the judges' clocks count: the screen agrees with them to the second.
     return {
-        "width": width,
-        "height": height,
-        "points": " ".join(f"{x},{y}" for x, y in points),
-        "finished": len(seconds),
-        "total": len(rows),
-        "ticks": ticks,
+        "started_ms": int(heat.started_at.timestamp() * 1000) if heat is not None else None,
+        "ended_ms": (
+            int(heat.ended_at.timestamp() * 1000) if heat is not None and heat.ended_at else None
+        ),
+        "limit_seconds": round_.effective_time_limit_minutes * 60,
+        "motif": motif,
     }
+
+
+def round_date(round_: Round) -> date:
+    """Return the day of a round, in the championship's time zone: its first start, else planned.
+
+    A round that has neither started nor a planned start is on the championship's date.
+    """
+    championship = round_.category.championship
+    first = (
+        round_.heats.exclude(started_at__isnull=True, scheduled_start__isnull=True)
+        .annotate(start=Coalesce("started_at", "scheduled_start"))
+        .order_by("start")
+        .values_list("start", flat=True)
+        .first()
+    )
+    if first is None:
+        return championship.local_date
+    return timezone.localtime(first, championship.tzinfo).date()
+
+
+def waiting_rows(round_: Round, heat: str | None = None) -> list[dict]:
+    """Return the entries seated in heats that have not started, as rows that wait.
+
+    An entry has a result only once its heat starts; until then it is listed as
+    waiting, not left out. Only once the seating is public: before, nobody sees
+    heats and tables. Names only with consent to publication, as in the standings.
+    """
+    if round_.seating_published_at is None:
+        return []
+    seats = (
+        Seat.objects.filter(round=round_, heat__started_at__isnull=True)
+        .exclude(entry__results__round=round_)
+        .select_related("entry", "heat", "table")
+        .prefetch_related(
+            Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
+        )
+        .order_by("heat__order", "heat__key", "table__number", "position")
+    )
+    if heat:
+        seats = seats.filter(heat__key=heat)
+    rules = round_.category.championship.rules
+    kind = round_.category.kind
+    rows = []
+    for seat in seats:
+        entry = seat.entry
+        published = entry.publish_consent
+        rows.append(
+            {
+                "entry": {
+                    "id": entry.ref,
+                    "name": entry.name if published else None,
+                    "members": [m.name for m in entry.members.all()] if published else [],
+                },
+                "heat": seat.heat.key,
+                "table": seat.table.number,
+                "place": None,
+                "official_place": None,
+                "official": entry_is_official(entry, rules, kind),
+                "outcome": None,
+                "qualified": False,
+                "prize": None,
+                "waiting": True,
+            }
+        )
+    return rows
 
 
 def category_standings(category) -> list[dict]:

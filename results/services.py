@@ -22,23 +22,9 @@ RANK_FIELDS = ["place", "official_place", "qualified", "prize"]
 DERIVED_FIELDS = [*OUTCOME_FIELDS, "official", *RANK_FIELDS]
 
 
-def member_of(person: Person) -> eligibility.Member:
-    """Return what the rules need to know of a person."""
-    citizenship = person.citizenship
-    if isinstance(citizenship, str):
-        citizenship = [citizenship]
-    return eligibility.Member(
-        name=person.name,
-        birth_date=person.birth_date,
-        region=person.region,
-        years_in_region=person.years_in_region,
-        citizenship=tuple(citizenship or ()),
-    )
-
-
 def entry_is_official(entry: Entry, rules, kind: str) -> bool:
     """Return whether ``entry`` (with its members prefetched) is official under ``rules``."""
-    members = [member_of(person) for person in entry.members.all()]
+    members = [person.rules_member() for person in entry.members.all()]
     return eligibility.officiality(kind, members, rules).official
 
 

@@ -7,7 +7,7 @@ served from the shared cache, so any number of app servers answer alike.
 
 from __future__ import annotations
 
-import csv
+from functools import partial
 
 from django.conf import settings
 from django.db import connection
@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from championship import csvfile
 from championship.middleware import activate
 from championship.models import Championship, Round
 from results import selectors
@@ -130,18 +131,33 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
     else:
         heats = sorted({row["heat"] for row in standings["rows"]})
         final = selectors.is_final(round_, standings)
+    waiting = selectors.waiting_rows(round_, heat or None)
+    if not heat:
+        heats = sorted({*heats, *(row["heat"] for row in waiting)})
+    rows = standings["rows"] + waiting
+    unofficial = any(not row["official"] for row in rows)
     return {
         "round": round_,
         "category": round_.category,
         "championship": round_.category.championship,
         "standings": standings,
-        "rows": standings["rows"],
+        "rows": rows,
         "heat": heat,
         "heats": heats,
         "final": final,
         "etag": etag,
         "show_prizes": round_.stage == Round.Stage.FINAL,
         "advancing": round_.advance != Round.Advance.NONE,
+        # Qualification shows only once it can no longer change: before, a "Q" is a guess.
+        "decided": final,
+        "qualified_any": final and any(row["qualified"] for row in rows),
+        "unofficial_any": unofficial,
+        "waiting_any": bool(waiting),
+        # Where everyone is official the official place is the place: one column says it.
+        "show_official": unofficial
+        or any(row["official_place"] != row["place"] for row in standings["rows"]),
+        # Only the printed header needs the round's day: the template calls this when it does.
+        "print_date": partial(selectors.round_date, round_),
     }
 
 
@@ -179,6 +195,9 @@ def index(request, championship_slug):
     for category in championship.categories.order_by("order", "key"):
         rounds = list(Round.objects.filter(category=category).order_by("order"))
         standings = selectors.category_standings(category) if rounds else []
+        # A "Q" shows only where the round's results are final.
+        decided = {round_.key for round_ in rounds if selectors.is_final(round_)}
+        standings = [{**row, "decided": row["round"] in decided} for row in standings]
         last = rounds[-1] if rounds else None
         podium = [
             row
@@ -186,7 +205,16 @@ def index(request, championship_slug):
             if last is not None and row["round"] == last.key and row["prize"]
         ]
         categories.append(
-            {"category": category, "rounds": rounds, "standings": standings, "podium": podium}
+            {
+                "category": category,
+                "rounds": rounds,
+                "standings": standings,
+                "podium": podium,
+                "show_official": any(
+                    not row["official"] or row["official_place"] != row["place"]
+                    for row in standings
+                ),
+            }
         )
     return render(
         request,
@@ -197,14 +225,18 @@ def index(request, championship_slug):
 
 @require_GET
 def screen(request, championship_slug, round_key):
-    """Show the projector view: the big clock and the leaderboard, paging by itself."""
+    """Show the projector view: the big clock and the leaderboard, paging by itself.
+
+    The clock's state (its heat's start and time-up, the limit, the motif) comes
+    with the polled board, so a screen opened before the start runs once it starts.
+    """
 
     def board(round_, etag):
         context = _round_context(request, round_, etag)
         context["recent"] = selectors.recent_finishers(context["rows"])
-        context["chart"] = selectors.finishes_chart(
-            context["rows"], round_.effective_time_limit_minutes
-        )
+        context["clock"] = selectors.clock_state(round_)
+        context["finished"] = sum(1 for row in context["rows"] if row["outcome"] == "completed")
+        context["seated"] = not context["rows"] and round_.seats.exists()
         return render_to_string("results/screen.html#board", context, request=request)
 
     if request.htmx:
@@ -212,10 +244,8 @@ def screen(request, championship_slug, round_key):
     round_ = _round(championship_slug, round_key)
     championship = round_.category.championship
     activate(request, championship)
-    heats = list(round_.heats.order_by("order", "key"))
-    running = [h for h in heats if h.started_at and not h.ended_at]
-    clock_heat = running[0] if running else next((h for h in heats if h.started_at), None)
     etag = _etag(round_, get_language(), "board", request.GET.get("heat", ""))
+    clock = selectors.clock_state(round_)
     return render(
         request,
         "results/screen.html",
@@ -223,11 +253,8 @@ def screen(request, championship_slug, round_key):
             "round": round_,
             "category": round_.category,
             "championship": championship,
-            "clock_heat": clock_heat,
+            "clock": clock,
             "board_html": board(round_, etag),
-            "limit_seconds": round_.effective_time_limit_minutes * 60,
-            "motif": round_.category.puzzle_motif if clock_heat else "",
-            "brand": round_.category.puzzle_brand if clock_heat else "",
         },
     )
 
@@ -251,13 +278,11 @@ CSV_COLUMNS = [
 ]
 
 
-def _csv_response(filename: str, rows: list[dict], *, with_round: bool = False) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.write("\ufeff")
-    writer = csv.writer(response)
+def _csv_response(
+    filename: str, rows: list[dict], *, language: str, with_round: bool = False
+) -> HttpResponse:
     columns = (["round"] if with_round else []) + CSV_COLUMNS
-    writer.writerow(columns)
+    table = [columns]
     for row in rows:
         values = {
             **row,
@@ -267,8 +292,8 @@ def _csv_response(filename: str, rows: list[dict], *, with_round: bool = False) 
             "official": "yes" if row["official"] else "no",
             "qualified": "yes" if row["qualified"] else "no",
         }
-        writer.writerow(["" if values.get(c) is None else values.get(c) for c in columns])
-    return response
+        table.append([values.get(c) for c in columns])
+    return csvfile.response(filename, table, language=language)
 
 
 @require_GET
@@ -276,7 +301,11 @@ def round_csv(request, championship_slug, round_key):
     """Download a round's results as CSV: names only with consent, no other personal data."""
     round_ = _round(championship_slug, round_key)
     rows = selectors.round_standings(round_)["rows"]
-    return _csv_response(f"{championship_slug}-{round_key}.csv", rows)
+    return _csv_response(
+        f"{championship_slug}-{round_key}.csv",
+        rows,
+        language=round_.category.championship.language,
+    )
 
 
 @require_GET
@@ -287,4 +316,9 @@ def category_csv(request, championship_slug, category_key):
     if category is None:
         raise Http404(_("There is no such category."))
     rows = selectors.category_standings(category)
-    return _csv_response(f"{championship_slug}-{category_key}.csv", rows, with_round=True)
+    return _csv_response(
+        f"{championship_slug}-{category_key}.csv",
+        rows,
+        language=championship.language,
+        with_round=True,
+    )
