@@ -194,7 +194,10 @@ class ChampionshipAdmin(ScopedModelAdmin):
             {"fields": ("starts_at", "timezone", "registration_deadline", "venue", "address")},
         ),
         (_("Rules"), {"fields": ("ruleset", "rule_overrides")}),
-        (_("Money and language"), {"fields": ("currency", "language")}),
+        (
+            _("Money and language"),
+            {"fields": ("currency", "payment_instructions", "language")},
+        ),
         RECORD_FIELDSET,
     )
     inlines = (CategoryInline, RoundInline, ChampionshipRoleInline)

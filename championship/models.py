@@ -84,6 +84,16 @@ class Championship(models.Model):
         help_text=_("When empty, the preset's rule applies (rogaland: 5 days before the start)."),
     )
     is_public = models.BooleanField(_("listed publicly"), default=True)
+    payment_instructions = models.TextField(
+        _("payment instructions"),
+        blank=True,
+        help_text=_(
+            "How entrants pay the fee, shown on their entry page and in the confirmation "
+            "e-mail while the entry is unpaid, e.g. “Vipps {fee} to 123 45, marked "
+            "{reference}”. {reference} becomes the entry's payment reference and {fee} its "
+            "fee; the reference is shown beside the text anyway."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

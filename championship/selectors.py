@@ -4,6 +4,7 @@ from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from championship.models import Category, Championship, Heat, Round
+from championship.rules import eligibility
 from registration.models import Entry, Person
 
 
@@ -13,14 +14,17 @@ def public_championships():
 
 
 def categories_with_counts(championship: Championship):
-    """Return the categories with confirmed, waitlisted and unpaid confirmed counts."""
+    """Return the categories with confirmed, waitlisted and unpaid counts.
+
+    Unpaid are the confirmed entries not paid: an entry on the waiting list or
+    withdrawn owes nothing (``registration.payment.is_unpaid``).
+    """
     confirmed = Q(entries__status=Entry.Status.CONFIRMED)
+    due = confirmed & Q(entries__payment_status=Entry.Payment.UNPAID)
     return championship.categories.annotate(
         confirmed_count=Count("entries", filter=confirmed),
         waitlisted_count=Count("entries", filter=Q(entries__status=Entry.Status.WAITLISTED)),
-        unpaid_count=Count(
-            "entries", filter=confirmed & Q(entries__payment_status=Entry.Payment.UNPAID)
-        ),
+        unpaid_count=Count("entries", filter=due),
     ).order_by("order", "key")
 
 
@@ -75,17 +79,35 @@ def registration_state(category: Category, *, now=None, confirmed: int | None = 
     return OPEN
 
 
+def public_member(person: Person, published: set[str], day) -> dict:
+    """Return a member as the public may see them: only with their own consent.
+
+    A consenting member shows the fields the preset publishes (name; home town or
+    nationality; age on the championship's date); any other member only that
+    their name is withheld (``name`` is ``None``).
+    """
+    if not person.publish_consent:
+        return {"name": None, "city": "", "nationality": "", "age": None}
+    return {
+        "name": person.name,
+        "city": person.city if "city" in published else "",
+        "nationality": person.country if "nationality" in published else "",
+        "age": eligibility.age_on(person.birth_date, day)
+        if "age" in published and person.birth_date
+        else None,
+    }
+
+
 def public_entry_lists(championship):
     """Return each category with its confirmed entries as the public may see them.
 
-    Only entries whose members consented show names, and only the fields the
-    preset publishes (name; home town or nationality; age on the championship's
-    date). Each entry says whether it is official, and whether it gave walk-over
-    (not its reason, which is the organiser's). A fixed number of queries.
+    Consent is each member's: a consenting member shows the fields the preset
+    publishes, another member is "Name withheld"; the entry's own name shows only
+    when every member consents (an entry's consent, kept so by registration), as
+    a pair's name is made of its members' names. Each entry says whether it is
+    official, and whether it gave walk-over (not its reason, which is the
+    organiser's). A fixed number of queries.
     """
-    from championship.rules.eligibility import age_on, officiality
-    from results.services import member_of
-
     rules = championship.rules
     published = set(rules.published_fields)
     day = championship.local_date
@@ -101,27 +123,20 @@ def public_entry_lists(championship):
     kinds = {category.pk: category.kind for category in categories}
     for entry in entries:
         members = list(entry.members.all())
-        official = officiality(kinds[entry.category_id], [member_of(m) for m in members], rules)
-        row = {
-            "official": official.official,
-            "walkover": entry.walkover_at is not None,
-            "name": None,
-            "members": [],
-        }
-        if entry.publish_consent:
-            row["name"] = entry.name
-            row["members"] = [
-                {
-                    "name": member.name,
-                    "city": member.city if "city" in published else "",
-                    "nationality": member.country if "nationality" in published else "",
-                    "age": age_on(member.birth_date, day)
-                    if "age" in published and member.birth_date
-                    else None,
-                }
-                for member in members
-            ]
-        by_category[entry.category_id].append(row)
+        official = eligibility.officiality(
+            kinds[entry.category_id], [m.rules_member() for m in members], rules
+        )
+        everyone = entry.name_published()
+        shown = [public_member(m, published, day) for m in members]
+        by_category[entry.category_id].append(
+            {
+                "official": official.official,
+                "walkover": entry.walkover_at is not None,
+                "name": entry.name if everyone else None,
+                # Nothing of an entry whose members all withhold their names.
+                "members": shown if any(m["name"] for m in shown) else [],
+            }
+        )
     for category in categories:
         category.public_entries = by_category[category.pk]
         category.registration_state = registration_state(category)

@@ -6,23 +6,26 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from championship import selectors
+from championship import selectors, staff
 from championship.permissions import get_championship, organiser_required
 
 
 @require_GET
 def home(request):
-    """List the championships."""
+    """List the championships; first, to their staff, theirs with the screens their role opens."""
     return render(
         request,
         "championship/home.html",
-        {"championships": selectors.public_championships()},
+        {
+            "staff": staff.staff_championships(request.user),
+            "championships": selectors.public_championships(),
+        },
     )
 
 
 @require_GET
 def detail(request, slug):
-    """Show a championship: categories, schedule and entry lists."""
+    """Show a championship: categories with their registration dates, schedule and entry lists."""
     championship = get_championship(request, slug)
     categories = selectors.public_entry_lists(championship)
     return render(
@@ -32,6 +35,7 @@ def detail(request, slug):
             "categories": categories,
             "rounds": selectors.rounds_with_heats(championship),
             "rules": championship.rules,
+            "deadline": championship.effective_registration_deadline(),
         },
     )
 

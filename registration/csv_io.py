@@ -2,8 +2,10 @@
 
 export
     One row per entry: the entry's columns (``EXPORT_COLUMNS``), then
-    ``member1_name`` … ``member4_years_in_region``. UTF-8 with a byte-order mark,
-    so that Excel reads the letters æ, ø, å, ä and ö right.
+    ``member1_name`` … ``member4_publish_consent``. Written by
+    ``championship.csvfile``: for an nb, sv or da championship separated by
+    semicolons with a byte-order mark, so that a Nordic Excel opens it as columns
+    and reads the letters æ, ø, å, ä and ö right; for an en one by commas.
 import
     A file whose header names the export's columns, or common aliases of them
     (``navn``, ``e-post``, ``fødselsdato``, ``ort`` …), in UTF-8 (with or without
@@ -29,6 +31,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django_countries import countries
 
+from championship import csvfile
 from championship.models import Category, Championship
 from championship.rules import eligibility, identity
 from registration import services
@@ -58,6 +61,7 @@ MEMBER_FIELDS = (
     "citizenship",
     "region",
     "years_in_region",
+    "publish_consent",
 )
 MEMBER_COLUMNS = 4
 
@@ -77,7 +81,7 @@ MAX_LENGTHS = {
 }
 
 # A cell a spreadsheet would run as a formula is written with a leading apostrophe.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = csvfile.FORMULA_STARTS
 
 
 class CsvError(Exception):
@@ -101,13 +105,6 @@ def export_header(member_columns: int = MEMBER_COLUMNS) -> list[str]:
     return [*EXPORT_COLUMNS, *members]
 
 
-def _cell(value) -> str:
-    text = "" if value is None else str(value)
-    if text.startswith(FORMULA_STARTS):
-        return "'" + text
-    return text
-
-
 def _local_iso(moment: datetime | None, championship: Championship) -> str:
     if moment is None:
         return ""
@@ -126,13 +123,10 @@ def _citizenship_text(citizenship) -> str:
     return ",".join(citizenship)
 
 
-def export_csv(championship: Championship, rows, *, delimiter: str = ",") -> str:
-    """Return the entry rows (``registration.selectors.entry_rows``) as CSV text with a BOM."""
+def export_rows(championship: Championship, rows) -> list[list]:
+    """Return the header, then a row of cells per entry row (``selectors.entry_rows``)."""
     member_columns = max([MEMBER_COLUMNS, *(len(row.members) for row in rows)])
-    buffer = io.StringIO()
-    buffer.write("\ufeff")
-    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow(export_header(member_columns))
+    table = [export_header(member_columns)]
     for row in rows:
         entry = row.entry
         cells = [
@@ -159,10 +153,11 @@ def export_csv(championship: Championship, rows, *, delimiter: str = ",") -> str
                 _citizenship_text(person.citizenship),
                 person.region,
                 "" if person.years_in_region is None else person.years_in_region,
+                _yes_no(person.publish_consent),
             ]
         cells += [""] * (len(MEMBER_FIELDS) * (member_columns - len(row.members)))
-        writer.writerow([_cell(value) for value in cells])
-    return buffer.getvalue()
+        table.append(cells)
+    return table
 
 
 # Reading the file -----------------------------------------------------------------------------
@@ -280,6 +275,7 @@ MEMBER_ALIASES = {
     },
     "region": {"region", "fylke", "län", "county", "landsdel"},
     "years_in_region": {"years in region"},
+    "publish_consent": {"publish consent", "consent", "samtykke", "samtycke"},
 }
 MEMBER_PREFIX = re.compile(r"^(?:member|deltaker|deltagare|deltager|medlem)\s?(\d{1,2})\s?(.+)$")
 
@@ -505,9 +501,24 @@ class _RowReader:
             return value[:limit]
         return value
 
+    def consent(self, name: str, member: int | None = None, where: str = "") -> bool | None:
+        """Return a yes/no cell as a bool; ``None`` when the column is missing or the cell empty."""
+        value = self.get(name, member).casefold()
+        if not value:
+            return None
+        if value in YES:
+            return True
+        if value not in NO:
+            self.problem(
+                where
+                + _("Consent to publication: write yes or no, not “%(value)s”.")
+                % {"value": self.get(name, member)}
+            )
+        return False
+
     def member(self, number: int) -> MemberData | None:
         index = number - 1
-        if not any(self.get(name, number) for name in MEMBER_FIELDS):
+        if not any(self.get(name, number) for name in MEMBER_FIELDS if name != "publish_consent"):
             return None
         where = _member_label(index) + ": "
         key = f"members.{index}."
@@ -570,6 +581,7 @@ class _RowReader:
                 )
                 years = None
         return MemberData(
+            publish_consent=self.consent("publish_consent", number, where),
             name=self.text("name", "member.name", number, where),
             email=email,
             birth_date=birth_date,
@@ -670,14 +682,7 @@ def parse_entries(
         # The entry.
         row.name = reader.text("name", "name")
         row.adult_name = reader.text("adult_name", "adult_name")
-        consent = reader.get("publish_consent").casefold()
-        if consent in YES:
-            row.publish_consent = True
-        elif consent not in NO:
-            reader.problem(
-                _("Consent to publication: write yes or no, not “%(value)s”.")
-                % {"value": reader.get("publish_consent")}
-            )
+        row.publish_consent = bool(reader.consent("publish_consent"))
         if reader.get("payment_status"):
             payment = _payment(reader.get("payment_status"))
             if payment is None:

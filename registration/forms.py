@@ -28,12 +28,14 @@ class MemberForm(forms.Form):
     city = forms.CharField(label=_("Home town"), max_length=100, required=False)
     country = forms.ChoiceField(label=_("Country"), required=False, choices=country_choices)
     citizenship = forms.ChoiceField(label=_("Citizenship"), required=False, choices=country_choices)
+    publish_consent = forms.BooleanField(required=False)
 
     def __init__(self, *args, category: Category, **kwargs):
         super().__init__(*args, **kwargs)
         rules = category.championship.rules
         self.fields["name"].widget.attrs["autocomplete"] = "name"
         self.fields["email"].widget.attrs["autocomplete"] = "email"
+        self._require_birth_date(category)
         if rules.eligibility == "region_residence":
             self.fields["region"] = forms.ChoiceField(
                 label=_("Where do you live?"),
@@ -56,6 +58,37 @@ class MemberForm(forms.Form):
             )
         if self.prefix and self.prefix.endswith("-0"):
             self.fields["email"].required = True
+        # Consent is each member's own: only a consenting member is published.
+        consent = self.fields.pop("publish_consent")
+        if category.max_members == 1:
+            consent.label = _(
+                "I agree that %(fields)s may be published in entry and result lists."
+            ) % {"fields": published_fields_text(rules.published_fields)}
+        else:
+            consent.label = _(
+                "This member agrees that %(fields)s may be published in entry and result lists."
+            ) % {"fields": published_fields_text(rules.published_fields)}
+        self.fields["publish_consent"] = consent
+
+    def _require_birth_date(self, category: Category) -> None:
+        """Make the birth date required where an age rule of the preset applies to the category."""
+        rules = category.championship.rules
+        minimum = rules.min_age_for(category.kind)
+        adult_age = rules.adult_required_below
+        if minimum is None and adult_age is None:
+            return
+        field = self.fields["birth_date"]
+        field.required = True
+        field.error_messages["required"] = _("Give the birth date: this category has an age limit.")
+        if minimum is not None:
+            field.help_text = _(
+                "The minimum age in this category is %(limit)s on the day of the championship."
+            ) % {"limit": minimum}
+        if adult_age is not None and (minimum is None or adult_age > minimum):
+            adult = _(
+                "Under %(age)s on the day of the championship, an accompanying adult must be named."
+            ) % {"age": adult_age}
+            field.help_text = f"{field.help_text} {adult}".strip()
 
     def member_data(self) -> MemberData:
         data = self.cleaned_data
@@ -68,6 +101,7 @@ class MemberForm(forms.Form):
             citizenship=(data["citizenship"],) if data.get("citizenship") else (),
             region=data.get("region", ""),
             years_in_region=data.get("years_in_region"),
+            publish_consent=bool(data.get("publish_consent")),
         )
 
 
@@ -92,8 +126,17 @@ class BaseMemberFormSet(forms.BaseFormSet):
         return form
 
     def members(self) -> list[MemberData]:
-        """Return the filled-in members, in order (an optional empty block is left out)."""
-        return [form.member_data() for form in self.forms if form.has_changed() and form.is_valid()]
+        """Return the filled-in members, in order (an optional empty block is left out).
+
+        A member given before (an initial form, on the entrant's page) counts even
+        when unchanged: correcting one member keeps the others.
+        """
+        initial = self.initial_form_count()
+        return [
+            form.member_data()
+            for index, form in enumerate(self.forms)
+            if (index < initial or form.has_changed()) and form.is_valid()
+        ]
 
 
 def member_formset_class(category: Category):
@@ -129,7 +172,6 @@ class EntryForm(forms.Form):
         required=False,
         help_text=_("Required when a member is under %(age)s on the day of the championship."),
     )
-    publish_consent = forms.BooleanField(required=False)
 
     def __init__(self, *args, category: Category, **kwargs):
         super().__init__(*args, **kwargs)
@@ -137,15 +179,14 @@ class EntryForm(forms.Form):
         if category.max_members == 1:
             del self.fields["name"]
         adult_age = rules.adult_required_below
-        if adult_age is None:
+        minimum = rules.min_age_for(category.kind)
+        if adult_age is None or (minimum is not None and minimum >= adult_age):
+            # Nobody of this category can be young enough to need an adult.
             del self.fields["adult_name"]
         else:
             self.fields["adult_name"].help_text = self.fields["adult_name"].help_text % {
                 "age": adult_age
             }
-        self.fields["publish_consent"].label = _(
-            "I agree that %(fields)s of the members may be published in entry and result lists."
-        ) % {"fields": published_fields_text(rules.published_fields)}
 
 
 def published_fields_text(fields) -> str:

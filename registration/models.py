@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from championship.models import Category, Championship, new_token
+from championship.rules import eligibility
 
 
 def new_ref() -> str:
@@ -64,6 +65,19 @@ class Person(models.Model):
 
     def __str__(self):
         return self.name
+
+    def rules_member(self) -> eligibility.Member:
+        """Return what the rules need to know of the person (eligibility, age)."""
+        citizenship = self.citizenship
+        if isinstance(citizenship, str):
+            citizenship = [citizenship]
+        return eligibility.Member(
+            name=self.name,
+            birth_date=self.birth_date,
+            region=self.region,
+            years_in_region=self.years_in_region,
+            citizenship=tuple(citizenship or ()),
+        )
 
     def age_on(self, day) -> int | None:
         """Return the person's age in whole years on ``day``, or ``None`` when unknown."""
@@ -171,6 +185,17 @@ class Entry(models.Model):
 
     def __str__(self):
         return self.name
+
+    def consenting_members(self) -> list:
+        """Return the members who consented to publication (prefetch ``members`` for lists)."""
+        return [member for member in self.members.all() if member.publish_consent]
+
+    def name_published(self) -> bool:
+        """Return whether the entry's own name may be published: every member consented.
+
+        A pair's or team's name is often made of its members' names.
+        """
+        return self.publish_consent and all(m.publish_consent for m in self.members.all())
 
     def clean(self):
         super().clean()

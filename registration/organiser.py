@@ -13,13 +13,14 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse, QueryDict
+from django.http import Http404, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from championship import csvfile
 from championship.permissions import organiser_required
 from registration import csv_io, selectors, services
 from registration.models import Entry
@@ -303,11 +304,18 @@ def new_link(request, championship, pk):
 
 # CSV export -----------------------------------------------------------------------------------
 
+EXPORT_DIALECTS = {"comma": csvfile.COMMA, "semicolon": csvfile.SEMICOLON}
+
 
 @require_GET
 @organiser_required
 def export(request, championship):
-    """Download the entries as CSV: one category (``?category=``) or all of them."""
+    """Download the entries as CSV: one category (``?category=``) or all of them.
+
+    The file is in the championship's dialect (``championship.csvfile``): semicolons
+    and a byte-order mark for nb, sv and da, commas for en; ``?delimiter=comma`` or
+    ``semicolon`` asks for the other one.
+    """
     categories = list(championship.categories.order_by("order", "key"))
     key = request.GET.get("category", "")
     if key:
@@ -315,12 +323,12 @@ def export(request, championship):
         if not categories:
             raise Http404(_("There is no such category in this championship."))
     rows = selectors.entry_rows(selectors.entries_with_members(categories), championship)
-    delimiter = ";" if request.GET.get("delimiter") == "semicolon" else ","
-    text = csv_io.export_csv(championship, rows, delimiter=delimiter)
-    filename = f"{championship.slug}-{key or 'entries'}.csv"
-    response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return csvfile.response(
+        f"{championship.slug}-{key or 'entries'}.csv",
+        csv_io.export_rows(championship, rows),
+        language=championship.language,
+        dialect=EXPORT_DIALECTS.get(request.GET.get("delimiter", "")),
+    )
 
 
 # CSV import -----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from django.db.models import Count, Prefetch, Q
 
 from championship.models import Category, Championship
 from championship.rules import eligibility
+from registration import payment
 from registration.models import Entry, EntryMember, Person
 from registration.services import member_data_of
 
@@ -41,6 +42,14 @@ class EntryRow:
     def checked_in(self) -> bool:
         return self.entry.checked_in_at is not None
 
+    @property
+    def payment_key(self) -> str:
+        """Return the payment status as the filters count it: "unpaid" only when confirmed."""
+        status = self.entry.payment_status
+        if status == Entry.Payment.UNPAID and not payment.is_unpaid(self.entry):
+            return ""
+        return status
+
     def matches(self, query: str) -> bool:
         """Return whether every word of ``query`` occurs in the row's searchable text."""
         return all(word in self.haystack for word in query.casefold().split())
@@ -61,7 +70,7 @@ class EntryFilters:
         entry = row.entry
         if self.status and entry.status != self.status:
             return False
-        if self.payment and entry.payment_status != self.payment:
+        if self.payment and row.payment_key != self.payment:
             return False
         if self.official and row.official != (self.official == "yes"):
             return False
@@ -123,7 +132,7 @@ def entry_rows(entries, championship: Championship) -> list[EntryRow]:
         if entry.status == Entry.Status.WAITLISTED:
             waiting[entry.category_id] += 1
             position = waiting[entry.category_id]
-        texts = [entry.name, entry.payment_reference, entry.contact_email]
+        texts = [entry.name, entry.ref, entry.payment_reference, entry.contact_email]
         texts += [text for person in members for text in (person.name, person.email)]
         rows.append(
             EntryRow(
@@ -142,14 +151,15 @@ def category_entry_list(category: Category, filters: EntryFilters) -> EntryList:
     """Return the category's entries that pass ``filters``, with counts over all its entries.
 
     The counts are keyed by filter (``status``, ``official``, ``payment``,
-    ``checked_in``, ``under_age``) and value.
+    ``checked_in``, ``under_age``) and value. "Unpaid" counts confirmed entries only
+    (``registration.payment.is_unpaid``): a waitlisted or withdrawn entry owes nothing.
     """
     championship = category.championship
     # Waiting-list positions follow the arrival order, the order of the list.
     rows = entry_rows(entries_with_members([category]), championship)
     counts = {
         "status": Counter(row.entry.status for row in rows),
-        "payment": Counter(row.entry.payment_status for row in rows),
+        "payment": Counter(row.payment_key for row in rows),
         "official": Counter("yes" if row.official else "no" for row in rows),
         "checked_in": Counter("yes" if row.checked_in else "no" for row in rows),
         "under_age": Counter("yes" if row.under_age else "no" for row in rows),

@@ -39,6 +39,12 @@ class MemberData:
     citizenship: tuple[str, ...] = field(default_factory=tuple)
     region: str = ""
     years_in_region: int | None = None
+    # The member's own consent to publication; ``None``: not asked, the entry's consent counts.
+    publish_consent: bool | None = None
+
+    def consents(self, entry_consent: bool) -> bool:
+        """Return whether the member consents to publication, given the entry's consent."""
+        return entry_consent if self.publish_consent is None else self.publish_consent
 
     def as_rules_member(self) -> eligibility.Member:
         return eligibility.Member(
@@ -366,6 +372,61 @@ def validate_registration(
         raise ValidationError(errors)
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What submitting a registration would answer: its refusals, and the officiality.
+
+    ``refusals`` are the reasons ``validate_registration`` refuses the entry for,
+    each naming the member it is about; empty when nothing but the officiality
+    (which ``officiality`` explains) stands in the way.
+    """
+
+    refusals: tuple[str, ...]
+    officiality: OfficialityExplained
+
+
+def registration_verdict(
+    *,
+    category: Category,
+    members: list[MemberData],
+    adult_name: str = "",
+    now: datetime | None = None,
+) -> Verdict:
+    """Return what submitting the registration as filled in so far would answer.
+
+    The same validation as the submit (``validate_registration``), less what is
+    merely not filled in yet: an error about a field left empty, or about the
+    number of members. Officiality refusals are left to ``officiality``, which
+    says them with the reasons.
+    """
+    officiality = explain_officiality(category, members)
+    try:
+        validate_registration(category=category, members=members, adult_name=adult_name, now=now)
+    except ValidationError as error:
+        errors = error.message_dict
+    else:
+        return Verdict((), officiality)
+    told = _officiality_errors(category, members)
+    refusals = []
+    for key, messages in errors.items():
+        if key == "members":
+            continue
+        member = None
+        if key.startswith("members."):
+            _members, index, field_name = key.split(".")
+            member = members[int(index)]
+            if not getattr(member, field_name, None):
+                continue
+        for message in messages:
+            if message in told.get(key, ()):
+                continue
+            label = None if member is None else _member_name(member, int(index))
+            if label and not message.startswith(label):
+                message = f"{label}: {message}"
+            refusals.append(message)
+    return Verdict(tuple(refusals), officiality)
+
+
 def _lock_category(category: Category) -> Category:
     """Lock the category's row: the guard of its capacity and of the arrival order."""
     return Category.objects.select_for_update().get(pk=category.pk)
@@ -392,7 +453,12 @@ def entry_register(
     Raise ``ValidationError`` with field errors, saving nothing, when the rules
     or the deadline do not allow it. The confirmation e-mail is sent once the
     transaction has committed (unless ``send_mail`` is off, as for an import).
+
+    Each member consents to publication or not (``MemberData.publish_consent``,
+    else ``publish_consent`` for all); the entry as a whole (its name) only when
+    every member does.
     """
+    consents = [member.consents(publish_consent) for member in members]
     validate_registration(
         category=category,
         members=members,
@@ -418,12 +484,12 @@ def entry_register(
             registered_at=arrived,
             confirmed_at=arrived if has_place else None,
             fee=locked.fee,
-            publish_consent=publish_consent,
+            publish_consent=all(consents),
             adult_name=adult_name.strip(),
             contact_email=members[0].email.strip(),
             language=language,
         )
-        for position, member in enumerate(members, start=1):
+        for position, (member, consent) in enumerate(zip(members, consents, strict=True), 1):
             person = Person.objects.create(
                 championship=championship,
                 name=member.name.strip(),
@@ -434,11 +500,14 @@ def entry_register(
                 citizenship=[code.upper() for code in member.citizenship],
                 region=member.region.strip(),
                 years_in_region=member.years_in_region,
-                publish_consent=publish_consent,
+                publish_consent=consent,
             )
             EntryMember.objects.create(entry=entry, person=person, position=position)
         if send_mail:
-            transaction.on_commit(lambda: notifications.send_registered(entry.pk))
+            base_url = notifications.queued_base_url()
+            transaction.on_commit(
+                lambda: notifications.send_registered(entry.pk, base_url=base_url)
+            )
     return entry
 
 
@@ -453,11 +522,14 @@ def _promote_waiting(category: Category) -> list[Entry]:
         waiting = waiting[: max(free, 0)]
     promoted = list(waiting)
     now = timezone.now()
+    base_url = notifications.queued_base_url()
     for entry in promoted:
         entry.status = Entry.Status.CONFIRMED
         entry.confirmed_at = now
         entry.save(update_fields=["status", "confirmed_at", "updated_at"])
-        transaction.on_commit(lambda pk=entry.pk: notifications.send_promoted(pk))
+        transaction.on_commit(
+            lambda pk=entry.pk: notifications.send_promoted(pk, base_url=base_url)
+        )
     return promoted
 
 
@@ -475,7 +547,8 @@ def entry_withdraw(*, entry: Entry) -> list[Entry]:
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["status", "withdrawn_at", "updated_at"])
-    transaction.on_commit(lambda: notifications.send_withdrawn(entry.pk))
+    base_url = notifications.queued_base_url()
+    transaction.on_commit(lambda: notifications.send_withdrawn(entry.pk, base_url=base_url))
     return _promote_waiting(category) if was_confirmed else []
 
 
@@ -504,7 +577,8 @@ def entry_promote(*, entry: Entry) -> Entry:
     entry.status = Entry.Status.CONFIRMED
     entry.confirmed_at = timezone.now()
     entry.save(update_fields=["status", "confirmed_at", "updated_at"])
-    transaction.on_commit(lambda: notifications.send_promoted(entry.pk))
+    base_url = notifications.queued_base_url()
+    transaction.on_commit(lambda: notifications.send_promoted(entry.pk, base_url=base_url))
     return entry
 
 
@@ -520,6 +594,7 @@ def member_data_of(person: Person) -> MemberData:
         citizenship=tuple(citizenship),
         region=person.region,
         years_in_region=person.years_in_region,
+        publish_consent=person.publish_consent,
     )
 
 
@@ -538,7 +613,9 @@ def entry_update_details(
     The entry keeps its status and its place in the queue. When a member's
     residence or citizenship changes, or a member comes or goes, the entries
     concerned are re-ranked wherever they have a result (``members_changed``).
+    Consent to publication is per member, as at registration.
     """
+    consents = [member.consents(publish_consent) for member in members]
     category = entry.category
     errors = _member_errors(category, members, adult_name)
     for extra in (
@@ -552,7 +629,7 @@ def entry_update_details(
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     memberships = list(entry.memberships.select_related("person").order_by("position"))
     changed = {entry.pk} if len(members) != len(memberships) else set()
-    for position, member in enumerate(members, start=1):
+    for position, (member, consent) in enumerate(zip(members, consents, strict=True), 1):
         values = {
             "name": member.name.strip(),
             "email": member.email.strip(),
@@ -562,7 +639,7 @@ def entry_update_details(
             "citizenship": [code.upper() for code in member.citizenship],
             "region": member.region.strip(),
             "years_in_region": member.years_in_region,
-            "publish_consent": publish_consent,
+            "publish_consent": consent,
         }
         if position <= len(memberships):
             person = memberships[position - 1].person
@@ -582,7 +659,7 @@ def entry_update_details(
             person.delete()
     entry.name = (name.strip() or " & ".join(m.name.strip() for m in members))[:200]
     entry.adult_name = adult_name.strip()
-    entry.publish_consent = publish_consent
+    entry.publish_consent = all(consents)
     entry.contact_email = members[0].email.strip()
     entry.save()
     _members_changed(Entry.objects.filter(pk__in=changed), by=by)
@@ -773,5 +850,6 @@ def entry_rotate_manage_link(*, entry: Entry) -> Entry:
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     entry.manage_token = new_token()
     entry.save(update_fields=["manage_token", "updated_at"])
-    transaction.on_commit(lambda: notifications.send_new_link(entry.pk))
+    base_url = notifications.queued_base_url()
+    transaction.on_commit(lambda: notifications.send_new_link(entry.pk, base_url=base_url))
     return entry

@@ -73,7 +73,6 @@ def register(request, slug, category):
                     members=formset.members(),
                     name=entry_form.cleaned_data.get("name", ""),
                     adult_name=entry_form.cleaned_data.get("adult_name", ""),
-                    publish_consent=entry_form.cleaned_data["publish_consent"],
                     language=get_language(),
                 )
             except ValidationError as error:
@@ -102,7 +101,13 @@ def register(request, slug, category):
 
 @require_POST
 def check(request, slug, category):
-    """Tell, as the form is filled, whether the entry will be official, and why (HTMX)."""
+    """Tell, as the form is filled, what submitting it would answer (HTMX).
+
+    The submit's own validation runs first: an entry it would refuse (a member
+    under the minimum age, no accompanying adult, a member already registered)
+    is told so, never "will be official". Otherwise the box says whether the
+    entry will be official, and why.
+    """
     category = _category(request, slug, category)
     formset = member_formset(category, request.POST)
     members = []
@@ -111,11 +116,21 @@ def check(request, slug, category):
         form.is_valid()
         if form.cleaned_data.get("name"):
             members.append(form.member_data())
-    explained = services.explain_officiality(category, members) if members else None
+    verdict = None
+    if members:
+        verdict = services.registration_verdict(
+            category=category,
+            members=members,
+            adult_name=request.POST.get("adult_name", "")[:200],
+        )
     return render(
         request,
         "registration/register.html#officiality",
-        {"explained": explained, "category": category},
+        {
+            "explained": verdict.officiality if verdict else None,
+            "refusals": verdict.refusals if verdict else (),
+            "category": category,
+        },
     )
 
 
@@ -146,14 +161,11 @@ def manage(request, slug, token):
             "citizenship": (m.citizenship or [""])[0],
             "region": m.region,
             "years_in_region": m.years_in_region,
+            "publish_consent": m.publish_consent,
         }
         for m in members
     ]
-    entry_initial = {
-        "name": entry.name,
-        "adult_name": entry.adult_name,
-        "publish_consent": entry.publish_consent,
-    }
+    entry_initial = {"name": entry.name, "adult_name": entry.adult_name}
     editable = entry.status != Entry.Status.WITHDRAWN and selectors.registration_state(
         category, confirmed=0
     ) in (selectors.OPEN, selectors.FULL)
@@ -167,7 +179,6 @@ def manage(request, slug, token):
                     members=formset.members(),
                     name=entry_form.cleaned_data.get("name", ""),
                     adult_name=entry_form.cleaned_data.get("adult_name", ""),
-                    publish_consent=entry_form.cleaned_data["publish_consent"],
                     by=request.user if request.user.is_authenticated else None,
                 )
             except ValidationError as error:

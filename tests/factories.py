@@ -49,10 +49,18 @@ def person(championship: Championship, **kwargs) -> Person:
 
 
 def entry(category, *, members: list[Person] | None = None, **kwargs) -> Entry:
-    """Create a confirmed entry with ``category.min_members`` members unless given."""
+    """Create a confirmed entry with ``category.min_members`` members unless given.
+
+    ``publish_consent=True`` is every member's consent, as registration stores it.
+    """
     championship_ = category.championship
     if members is None:
         members = [person(championship_) for _ in range(category.min_members)]
+    if kwargs.get("publish_consent"):
+        for member in members:
+            if not member.publish_consent:
+                member.publish_consent = True
+                member.save(update_fields=["publish_consent"])
     kwargs.setdefault("name", " & ".join(m.name for m in members))
     created = Entry.objects.create(category=category, **kwargs)
     for position, member in enumerate(members, start=1):

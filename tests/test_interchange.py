@@ -243,6 +243,7 @@ def test_the_export_holds_the_whole_championship(realistic):
         "timezone": "Europe/Oslo",
         "starts_at": "2026-03-14T10:00:00+01:00",
         "currency": "NOK",
+        "payment_instructions": "",
         "language": "nb",
         "venue": "Sølvberget, Stavanger",
         "address": "",
@@ -437,6 +438,27 @@ def test_check_ins_payments_rankings_and_confirmations_come_back(db):
     del document["competitions"][0]["entries"][2]["language"]
     again = import_document(document, replace=True)
     assert Entry.objects.get(category__championship=again, ref="e3").language == "nb"
+
+
+def test_the_payment_instructions_round_trip_as_an_optional_extension(db):
+    """``championship.payment_instructions``: read, written back, empty when omitted."""
+    document = example()
+    text = "Vipps {fee} til 123 45 og merk betalingen med {reference}."
+    assert document["championship"]["payment_instructions"] == text
+    jsonschema.validate(document, SCHEMA)
+    championship = import_document(document)
+    assert championship.payment_instructions == text
+    assert export_document(championship)["championship"]["payment_instructions"] == text
+
+    del document["championship"]["payment_instructions"]
+    again = import_document(document, replace=True)
+    assert again.payment_instructions == ""
+    assert export_document(again)["championship"]["payment_instructions"] == ""
+
+    document["championship"]["payment_instructions"] = ["Vipps"]
+    with pytest.raises(InterchangeError) as refused:
+        import_document(document, replace=True)
+    assert refused.value.path == "championship.payment_instructions"
 
 
 def test_an_omitted_field_takes_its_default(db):

@@ -205,11 +205,11 @@ class StandingEntrySerializer(serializers.Serializer):
 
     id = serializers.CharField(help_text="The entry's id, as in the interchange format.")
     name = serializers.CharField(
-        allow_null=True, help_text="Null unless the entry consented to publication."
+        allow_null=True, help_text="Null unless every member consented to publication."
     )
     members = serializers.ListField(
         child=serializers.CharField(),
-        help_text="The members' names; empty unless the entry consented to publication.",
+        help_text="The names of the members who consented to publication.",
     )
 
 
@@ -291,6 +291,15 @@ class MemberInputSerializer(serializers.Serializer):
     years_in_region = serializers.IntegerField(
         min_value=0, max_value=120, required=False, allow_null=True, default=None
     )
+    publish_consent = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=(
+            "This member's consent to the publication of their name, home town and age "
+            "(as the preset publishes); omitted or null: the registration's `publish_consent`."
+        ),
+    )
 
     def validate_country(self, value):
         if value and not (len(value) == 2 and value.isalpha()):
@@ -313,7 +322,14 @@ class RegistrationInputSerializer(serializers.Serializer):
 
     name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     members = MemberInputSerializer(many=True, allow_empty=False)
-    publish_consent = serializers.BooleanField(required=False, default=False)
+    publish_consent = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=(
+            "Consent to publication for every member that does not say its own; the entry's "
+            "name is published only when every member consents."
+        ),
+    )
     adult_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 

@@ -61,7 +61,8 @@ def test_sm_team_of_four_with_a_13_year_old_and_an_adult_is_confirmed(english, l
     expect(page.locator(".errors", has_text="name the accompanying adult")).to_be_visible()
     assert not Entry.objects.exists()
     page.fill("#id_adult_name", "Anna Andersson")
-    page.check("#id_publish_consent")
+    for index in range(4):
+        page.check(f"#id_members-{index}-publish_consent")
     page.get_by_role("button", name="Register").click()
     page.wait_for_url(f"{live_server.url}/sm-2099/entries/**")
     expect(page.get_by_text("Your entry is confirmed")).to_be_visible()

@@ -152,7 +152,7 @@ def test_the_entrant_correcting_their_citizenship_re_ranks_the_final(client, eng
         "members-0-city": "",
         "members-0-country": "",
         "members-0-citizenship": "SE",
-        "publish_consent": "on",
+        "members-0-publish_consent": "on",
     }
     response = client.post(f"/{final.championship.slug}/entries/{final.Ola.manage_token}/", data)
     assert response.status_code == 302, response.text[:2000]

@@ -70,8 +70,10 @@ def test_an_unknown_category_is_404(client, future):
 def test_registering_confirms_and_sends_the_manage_link(
     client, future, django_capture_on_commit_callbacks
 ):
-    data = {**management(1), **member_data(0, name="Kari Nordmann", email="kari@example.org")}
-    data["publish_consent"] = "on"
+    data = {
+        **management(1),
+        **member_data(0, name="Kari Nordmann", email="kari@example.org", publish_consent="on"),
+    }
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(url(future, "individual"), data)
     entry = Entry.objects.get()

@@ -1,0 +1,71 @@
+"""What an entry owes, and how the entrant pays it.
+
+unpaid
+    A confirmed entry whose payment status is unpaid: what the organiser counts
+    and follows up. An entry on the waiting list or withdrawn owes nothing,
+    whatever its payment status says.
+due
+    An unpaid entry with a fee: the entrant is told how to pay it.
+payment reference
+    What the entrant marks the payment with, so that the organiser can find the
+    entry: the reference the organiser gave the entry, else the entry's id (the
+    ``id`` of the CSV export and the interchange format).
+payment instructions
+    The championship's text (``Championship.payment_instructions``) with
+    ``{reference}`` and ``{fee}`` put in for the entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.template.defaultfilters import floatformat
+
+from registration.models import Entry
+
+REFERENCE = "{reference}"
+FEE = "{fee}"
+
+
+def is_unpaid(entry: Entry) -> bool:
+    """Return whether the entry is confirmed and not paid (nor waived, nor refunded)."""
+    return entry.status == Entry.Status.CONFIRMED and entry.payment_status == Entry.Payment.UNPAID
+
+
+def is_due(entry: Entry) -> bool:
+    """Return whether the entry still has a fee to pay."""
+    return is_unpaid(entry) and entry.fee > 0
+
+
+def reference(entry: Entry) -> str:
+    """Return the reference the entrant marks the payment with."""
+    return entry.payment_reference.strip() or entry.ref
+
+
+def fee_text(entry: Entry) -> str:
+    """Return the entry's fee with the championship's currency, e.g. "200 NOK"."""
+    return f"{floatformat(entry.fee, '-2')} {entry.category.championship.currency}"
+
+
+@dataclass(frozen=True)
+class Instructions:
+    """How to pay one entry: the organiser's text with its reference and fee put in."""
+
+    text: str
+    reference: str
+    fee: str
+
+
+def instructions(entry: Entry) -> Instructions | None:
+    """Return how to pay the entry, or ``None`` when nothing is due or the organiser said nothing.
+
+    The placeholders are replaced as plain text (not ``str.format``), so that any
+    other braces in the organiser's text stay as they are.
+    """
+    text = entry.category.championship.payment_instructions.strip()
+    if not text or not is_due(entry):
+        return None
+    code, fee = reference(entry), fee_text(entry)
+    return Instructions(
+        text=text.replace(REFERENCE, code).replace(FEE, fee), reference=code, fee=fee
+    )
