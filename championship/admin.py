@@ -412,7 +412,7 @@ class SeatAdmin(ScopedModelAdmin):
     readonly_fields = ("round",)
     fieldsets = (
         (None, {"fields": ("heat", "round", "table", "position", "entry")}),
-        (_("Individual start"), {"fields": ("started_at",)}),
+        (_("Own start"), {"fields": ("started_at",)}),
     )
 
 

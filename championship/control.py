@@ -84,11 +84,6 @@ def _round(championship: Championship, key: str) -> Round:
     return round_
 
 
-def heat_label(heat: Heat) -> str:
-    """Return a heat's name as people say it: its name, or “Heat A”."""
-    return heat.name or _("Heat %(key)s") % {"key": heat.key.upper()}
-
-
 def position_letter(seat: Seat) -> str:
     """Return A or B, the seat's position at a table for two."""
     return "AB"[seat.position - 1]
@@ -97,7 +92,7 @@ def position_letter(seat: Seat) -> str:
 def round_seating(round_: Round, *, with_official: bool = False) -> list[Heat]:
     """Return a round's heats in order, each with its seats and its tables.
 
-    Each heat gets ``label``, ``seat_list`` (by table number and position) and
+    Each heat gets ``seat_list`` (by table number and position) and
     ``tables`` (a list of ``(table, seats)``); each seat gets ``letter`` (A or B
     where the table is shared in the heat, else empty) and, with
     ``with_official``, ``official``.
@@ -117,7 +112,6 @@ def round_seating(round_: Round, *, with_official: bool = False) -> list[Heat]:
         by_heat[seat.heat_id].append(seat)
     for heat in heats:
         heat.round = round_
-        heat.label = heat_label(heat)
         heat.seat_list = by_heat[heat.pk]
         tables: dict[int, tuple[Table, list[Seat]]] = {}
         for seat in heat.seat_list:
@@ -236,7 +230,7 @@ class SeatForm(forms.Form):
         for number in range(1, MAX_HEATS + 1):
             name = f"start_{number}"
             self.fields[name] = forms.DateTimeField(
-                label=_("Heat %(key)s") % {"key": rounds.heat_key(number - 1).upper()},
+                label=Heat(key=rounds.heat_key(number - 1)).label,
                 required=False,
                 input_formats=[DATETIME_LOCAL, "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
                 widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_LOCAL),
@@ -313,7 +307,7 @@ class MoveForm(forms.Form):
     swap = forms.BooleanField(required=False)
 
 
-class LaterStartForm(forms.Form):
+class OwnStartForm(forms.Form):
     at = forms.TimeField(input_formats=["%H:%M:%S", "%H:%M"])
 
 
@@ -589,7 +583,7 @@ class TablesInUse:
     @property
     def name(self) -> str:
         round_ = self.heat.round
-        return f"{round_.category.display_name}: {round_.display_name}, {heat_label(self.heat)}"
+        return f"{round_.category.display_name}: {round_.display_name}, {self.heat.label}"
 
     @property
     def table_list(self) -> str:
@@ -641,8 +635,6 @@ def _start_or_ask(request, round_: Round, heats: list[Heat], action) -> HttpResp
             [heat for heat in heats if heat.started_at is None], now=timezone.now()
         )
         if busy:
-            for heat in heats:
-                heat.label = heat_label(heat)
             return render(
                 request,
                 START_CONFIRM,
@@ -713,7 +705,7 @@ def heat_start(request, championship, round, heat):
     def action():
         started = rounds.heat_start(heat=heat_)
         return _("%(heat)s started at %(time)s.") % {
-            "heat": heat_label(started),
+            "heat": started.label,
             "time": _local_time(started.started_at),
         }
 
@@ -730,7 +722,7 @@ def heat_close(request, championship, round, heat):
     def action():
         closed = rounds.heat_close(heat=heat_)
         return _("Time is up in %(heat)s (%(time)s).") % {
-            "heat": heat_label(closed),
+            "heat": closed.label,
             "time": _local_time(closed.ended_at),
         }
 
@@ -776,7 +768,7 @@ def seat_move(request, championship, round, seat):
             "name": seat_.entry.name,
             "table": table.number,
             "letter": position_letter(moved.seat) if table.seats > 1 else "",
-            "heat": heat_label(heat),
+            "heat": heat.label,
         }
         if moved.swapped is None:
             return _("%(name)s moves to table %(table)s%(letter)s in %(heat)s.") % place
@@ -787,7 +779,7 @@ def seat_move(request, championship, round, seat):
     return _act(request, round_, action)
 
 
-def _later_start(heat: Heat, at: time) -> datetime:
+def _own_start(heat: Heat, at: time) -> datetime:
     """Return the moment of a clock time ``at`` on the day of the heat's start (local time).
 
     A time well before the heat's start (by more than twelve hours) is the next day's.
@@ -804,18 +796,18 @@ def _later_start(heat: Heat, at: time) -> datetime:
 @require_POST
 @organiser_required
 def seat_start(request, championship, round, seat):
-    """Give one entry a later start of its own, at a clock time of the championship's zone."""
+    """Give one entry its own start, at a clock time of the championship's zone."""
     round_ = _round(championship, round)
     seat_ = _seat(round_, seat)
-    form = LaterStartForm(request.POST)
+    form = OwnStartForm(request.POST)
 
     def action():
         if not form.is_valid():
-            raise ValidationError(_("Give the later start as a time, e.g. 10:07:30."))
+            raise ValidationError(_("Give the own start as a time, e.g. 10:07:30."))
         if seat_.heat.started_at is None:
             raise RoundStateError(_("The heat has not started yet."))
         moved = rounds.seat_set_start(
-            seat=seat_, at=_later_start(seat_.heat, form.cleaned_data["at"])
+            seat=seat_, at=_own_start(seat_.heat, form.cleaned_data["at"])
         )
         return _("%(name)s starts at %(time)s.") % {
             "name": seat_.entry.name,
@@ -1023,7 +1015,12 @@ def ranking_preview(text: str, category: Category) -> RankingPreview:
         raise RankingFileError(_("The file is empty."))
     if len(lines) > MAX_RANKING_ROWS + 1:
         raise RankingFileError(
-            _("The file has more than %(count)s rows.") % {"count": MAX_RANKING_ROWS}
+            ngettext(
+                "The file has more than %(count)s row.",
+                "The file has more than %(count)s rows.",
+                MAX_RANKING_ROWS,
+            )
+            % {"count": MAX_RANKING_ROWS}
         )
     header = lines[0][1]
     email_column = _column(header, EMAIL_COLUMNS)

@@ -369,9 +369,9 @@ def _build_running(rng: random.Random, now: datetime) -> Championship:
     championship.save(update_fields=["address"])
     categories = {c.kind: c for c in championship.categories.all()}
     motifs = {
-        "individual": ("Ravensburger", "Preikestolen at dawn"),
-        "pair": ("Jumbo", "Gamle Stavanger in winter"),
-        "team": ("Ravensburger", "Lysefjorden panorama"),
+        "individual": ("Ravensburger", "Preikestolen ved soloppgang"),
+        "pair": ("Jumbo", "Gamle Stavanger om vinteren"),
+        "team": ("Ravensburger", "Lysefjorden i panorama"),
     }
     for kind, (brand, motif) in motifs.items():
         categories[kind].puzzle_brand, categories[kind].puzzle_motif = brand, motif

@@ -11,6 +11,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from championship import rulesets
@@ -229,7 +230,7 @@ class Round(models.Model):
         PLANNED = "planned", _("Planned")
         SEATED = "seated", _("Seated")
         RUNNING = "running", _("Running")
-        CLOSED = "closed", _("Closed")
+        CLOSED = "closed", pgettext_lazy("round state", "Closed")
         PUBLISHED = "published", _("Published")
 
     class Advance(models.TextChoices):
@@ -365,10 +366,11 @@ class Heat(models.Model):
     """A group of a round that puzzles at the same time."""
 
     class State(models.TextChoices):
-        SCHEDULED = "scheduled", _("Scheduled")
+        # A heat is neuter in Swedish ("ett heat"), a round is not: each has its own words.
+        SCHEDULED = "scheduled", pgettext_lazy("heat state", "Scheduled")
         RUNNING = "running", _("Running")
         TIME_UP = "time_up", _("Time is up")
-        CLOSED = "closed", _("Closed")
+        CLOSED = "closed", pgettext_lazy("heat state", "Closed")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="heats")
     key = models.SlugField(_("key"), max_length=30)
@@ -399,7 +401,12 @@ class Heat(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.round} – {self.name or self.key}"
+        return f"{self.round} – {self.label}"
+
+    @property
+    def label(self) -> str:
+        """Return the heat as people call it: its name, or “Heat A” (its key in capitals)."""
+        return self.name or gettext("Heat %(key)s") % {"key": self.key.upper()}
 
 
 class Table(models.Model):
@@ -446,10 +453,13 @@ class Seat(models.Model):
         _("position"), default=1, help_text=_("1, or 2 on a shared table.")
     )
     started_at = models.DateTimeField(
-        _("individual start"),
+        _("own start"),
         null=True,
         blank=True,
-        help_text=_("A later start of this entry alone (e.g. a taped bag cut by a judge)."),
+        help_text=_(
+            "This entrant's own start, later than the heat's: for example when a judge "
+            "cut the taped bag open late."
+        ),
     )
 
     class Meta:

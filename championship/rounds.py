@@ -540,7 +540,7 @@ def seat_set_start(*, seat: Seat, at: datetime) -> Seat:
     if seat.heat.started_at is None:
         raise RoundStateError(_("The heat has not started yet."))
     if at < seat.heat.started_at:
-        raise ValidationError({"at": [_("A later start cannot be before the heat's start.")]})
+        raise ValidationError({"at": [_("An own start cannot be before the heat's start.")]})
     if Result.objects.filter(
         round_id=seat.round_id, entry_id=seat.entry_id, confirmed_at__isnull=False
     ).exists():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from championship import config, lan
+from championship import config, country_names, lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = os.environ
@@ -123,6 +123,10 @@ LANGUAGES = [
     ("da", _("Danish")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates in each language's own way (championship/formats/), named in templates.
+FORMAT_MODULE_PATH = "championship.formats"
+# Country names django-countries leaves in English in nb, sv or da: our catalogues say them.
+COUNTRIES_OVERRIDE = country_names.OVERRIDE
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -89,7 +89,7 @@ class CaptureAdmin(ScopedModelAdmin):
 
     @admin.display(description=_("heat"), ordering="heat__order")
     def heat_name(self, obj):
-        return obj.heat.name or obj.heat.key
+        return obj.heat.label
 
     @admin.display(description=_("reason"))
     def short_reason(self, obj):

@@ -25,7 +25,7 @@ class Capture(models.Model):
     """One record of a judge's, with who, when on the device and when on the server."""
 
     class Kind(models.TextChoices):
-        START = "start", _("Individual start")
+        START = "start", _("Own start")
         FINISH = "finish", _("Finish (TIME)")
         CONFIRM = "confirm", _("Confirmed by the entrant")
         PIECES = "pieces", _("Piece count at time-up")

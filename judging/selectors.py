@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from championship.models import Heat, Round, Seat, Table
 from judging.models import Capture
@@ -359,25 +360,42 @@ class DashboardRow:
         }
 
 
+def counted(singular: str, plural: str, count: int) -> str:
+    """Return a counted phrase in the form its number needs ("1 piece", "2 pieces")."""
+    return ngettext(singular, plural, count) % {"count": count}
+
+
 def capture_values(capture: Capture) -> list[str]:
     """Return what a capture recorded, as short phrases for the dashboard."""
     values = []
     if capture.elapsed_ms is not None:
         values.append(format_duration(capture.elapsed_ms))
     if capture.missing_found:
-        values.append(_("%(count)s found later") % {"count": capture.missing_found})
+        values.append(
+            counted("%(count)s found later", "%(count)s found later", capture.missing_found)
+        )
     if capture.missing_lost:
-        values.append(_("%(count)s lost") % {"count": capture.missing_lost})
+        values.append(counted("%(count)s lost", "%(count)s lost", capture.missing_lost))
     if capture.adjacent_missing:
-        values.append(_("%(count)s of them adjacent") % {"count": capture.adjacent_missing})
+        values.append(
+            counted(
+                "%(count)s of them adjacent", "%(count)s of them adjacent", capture.adjacent_missing
+            )
+        )
     if capture.last_piece_ms is not None:
         values.append(
             _("last piece at %(time)s") % {"time": format_duration(capture.last_piece_ms)}
         )
     if capture.pieces_placed is not None:
-        values.append(_("%(count)s pieces placed") % {"count": capture.pieces_placed})
+        values.append(
+            counted("%(count)s piece placed", "%(count)s pieces placed", capture.pieces_placed)
+        )
     if capture.pieces_remaining is not None:
-        values.append(_("%(count)s pieces remaining") % {"count": capture.pieces_remaining})
+        values.append(
+            counted(
+                "%(count)s piece remaining", "%(count)s pieces remaining", capture.pieces_remaining
+            )
+        )
     status = capture.payload.get("status") if capture.kind == Capture.Kind.CORRECTION else None
     if status in Result.Status.values:
         values.append(Result.Status(status).label)

@@ -23,7 +23,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -53,6 +53,15 @@ PHONE_RULES = (
 )
 
 
+def counted(singular: str, plural: str) -> dict:
+    """Return a counted message's forms for one and for more; the phone picks one by the count.
+
+    Norwegian, Swedish, Danish and English all have these two forms (one, and any
+    other number), so the phone needs no plural rule of its own.
+    """
+    return {"one": ngettext(singular, plural, 1), "other": ngettext(singular, plural, 2)}
+
+
 def phone_strings() -> dict:
     """Return the phone's messages, translated here so the script stays free of text."""
     return {
@@ -62,8 +71,10 @@ def phone_strings() -> dict:
         "refused": _("Not recorded:"),
         "loginAgain": _("Log in again — kept on this phone"),
         "allSaved": _("Everything is saved."),
-        "waitingOne": _("1 capture waiting for network — kept on this phone"),
-        "waitingMany": _("%(count)s captures waiting for network — kept on this phone"),
+        "waiting": counted(
+            "%(count)s capture waiting for network — kept on this phone",
+            "%(count)s captures waiting for network — kept on this phone",
+        ),
         "noStorage": _("This phone cannot keep captures: do not reload until saved."),
         "confirmed": _("Confirmed"),
         "confirmPending": _("Confirmation not saved yet"),
@@ -75,13 +86,23 @@ def phone_strings() -> dict:
         "finalTime": _("Final time"),
         "countedPieces": _("Pieces placed"),
         "penalty": _("penalty"),
-        "piecesFound": _("%(count)s found later × %(seconds)s s"),
-        "piecesCharged": _("%(count)s missing × %(seconds)s s"),
-        "noPenaltyAdjacent": _("%(count)s adjacent pieces lost: no penalty for them."),
+        "piecesFound": counted(
+            "%(count)s found later × %(seconds)s s", "%(count)s found later × %(seconds)s s"
+        ),
+        "piecesCharged": counted(
+            "%(count)s missing × %(seconds)s s", "%(count)s missing × %(seconds)s s"
+        ),
+        "noPenaltyAdjacent": counted(
+            "%(count)s adjacent piece lost: no penalty for it.",
+            "%(count)s adjacent pieces lost: no penalty for them.",
+        ),
         "lastPieceAt": _("Last piece placed at %(time)s"),
         "lastPieceStands": _("Last piece placed at %(time)s: the actual finish stands."),
         "lastPieceLate": _("Last piece placed at %(time)s: the time plus the penalty counts."),
-        "invalid": _("More than %(count)s pieces missing: the attempt is invalid."),
+        "invalid": counted(
+            "More than %(count)s piece missing: the attempt is invalid.",
+            "More than %(count)s pieces missing: the attempt is invalid.",
+        ),
         "afterLimit": _("TIME after the time limit: not completed. Count the pieces instead."),
         "problems": {
             # %(least)s, %(most)s, %(total)s, %(remaining)s are filled in on the phone.
@@ -102,7 +123,8 @@ def phone_strings() -> dict:
             "pieces_out_of_range": _("More pieces missing than the puzzle has."),
             "other": _("These counts cannot be right: check them."),
         },
-        "placedOf": _("%(placed)s of %(total)s placed"),
+        # Counted by the pieces placed: "placed" agrees with them in Swedish.
+        "placedOf": counted("%(count)s of %(total)s placed", "%(count)s of %(total)s placed"),
         "misplacedUnfinished": _("TIME with misplaced pieces: not completed."),
         "misplaced": _("TIME with misplaced pieces"),
         "fromServer": _("as saved"),
@@ -165,7 +187,7 @@ def table(request, token):
             "screen": screen,
             "rules": rules,
             "head_judge": head,
-            "later_start": head and rules.individual_start_times,
+            "own_start_offered": head and rules.individual_start_times,
             "dashboard_round": dashboard_round,
             "phone_rules": {"preset": championship.ruleset}
             | {name: getattr(rules, name) for name in PHONE_RULES},

@@ -29,6 +29,7 @@ from django.core.validators import validate_email
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_countries import countries
 
 from championship import csvfile
@@ -635,7 +636,11 @@ def parse_entries(
     header, records = table[0], table[1:]
     if len(records) > MAX_ROWS:
         raise CsvError(
-            _("The file has more than %(count)s rows: split it into smaller files.")
+            ngettext(
+                "The file has more than %(count)s row: split it into smaller files.",
+                "The file has more than %(count)s rows: split it into smaller files.",
+                MAX_ROWS,
+            )
             % {"count": MAX_ROWS}
         )
     columns, preview.ignored_columns = map_header(header)

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.template.defaultfilters import floatformat
-
+from championship.l10n import money
 from registration.models import Entry
 
 REFERENCE = "{reference}"
@@ -43,8 +42,8 @@ def reference(entry: Entry) -> str:
 
 
 def fee_text(entry: Entry) -> str:
-    """Return the entry's fee with the championship's currency, e.g. "200 NOK"."""
-    return f"{floatformat(entry.fee, '-2')} {entry.category.championship.currency}"
+    """Return the entry's fee as readers expect it: "200 kr" in its own language, else "200 NOK"."""
+    return money(entry.fee, entry.category.championship.currency)
 
 
 @dataclass(frozen=True)

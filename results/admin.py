@@ -98,7 +98,7 @@ class ResultAdmin(ScopedModelAdmin):
 
     @admin.display(description=_("heat"), ordering="heat__order")
     def heat_name(self, obj):
-        return obj.heat.name or obj.heat.key
+        return obj.heat.label
 
     @admin.display(description=_("recorded time"), ordering="time_ms")
     def time(self, obj):

@@ -134,7 +134,10 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
     waiting = selectors.waiting_rows(round_, heat or None)
     if not heat:
         heats = sorted({*heats, *(row["heat"] for row in waiting)})
-    rows = standings["rows"] + waiting
+    # The rows name a heat by its key; people read its label ("Heat A", or its name), in
+    # the language the template renders it in (the printed list: the championship's).
+    by_key = {heat.key: heat for heat in round_.heats.all()}
+    rows = [{**row, "in_heat": by_key.get(row["heat"])} for row in standings["rows"] + waiting]
     unofficial = any(not row["official"] for row in rows)
     return {
         "round": round_,
@@ -143,7 +146,8 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
         "standings": standings,
         "rows": rows,
         "heat": heat,
-        "heats": heats,
+        "current_heat": by_key.get(heat),
+        "heats": [(key, by_key.get(key)) for key in heats],
         "final": final,
         "etag": etag,
         "show_prizes": round_.stage == Round.Stage.FINAL,

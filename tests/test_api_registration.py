@@ -108,7 +108,7 @@ def test_the_api_refuses_the_same_person_under_another_email_in_dm(client, open_
     response = post(client, open_dm, "pair", [{"name": "Søs", "email": "s@example.dk"}, again])
     assert response.status_code == 400
     assert response.json()["members"][1]["name"] == [
-        "METTE  HANSEN, born May 1, 1990, is already registered in this category: "
+        "METTE  HANSEN, born 1 May 1990, is already registered in this category: "
         "one entry per person."
     ]
     assert Entry.objects.count() == 1

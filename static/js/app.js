@@ -6,3 +6,11 @@ document.addEventListener("click", function (event) {
     window.print();
   }
 });
+
+// The language switcher: choosing a language switches at once (its button is for pages
+// without JavaScript, in <noscript>).
+document.querySelectorAll("[data-language-switcher]").forEach(function (form) {
+  form.querySelector("select").addEventListener("change", function () {
+    form.submit();
+  });
+});

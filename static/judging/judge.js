@@ -70,6 +70,11 @@
     return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
   }
 
+  // A counted message: its form for one or for more (the server sends both), filled in.
+  function counted(forms, count, values) {
+    return fill(count === 1 ? forms.one : forms.other, { count, ...values });
+  }
+
   function duration(ms) {
     if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
     const seconds = Math.max(0, Math.floor(ms / 1000));
@@ -487,7 +492,7 @@
   function finishDetail(outcome) {
     const decided = outcome.decided;
     if (decided.error) return problemText(decided.error, outcome.seat);
-    if (decided.kind === "invalid") return fill(strings.invalid, { count: rules.max_lost_pieces });
+    if (decided.kind === "invalid") return counted(strings.invalid, rules.max_lost_pieces);
     if (decided.kind !== "completed") return strings.afterLimit;
     const parts = [];
     if (outcome.lastPieceMs !== null && rules.late_last_piece_seconds !== null) {
@@ -497,10 +502,10 @@
       const template = rules.penalty_charges === "found" ? strings.piecesFound : strings.piecesCharged;
       parts.push(
         `${strings.time} ${duration(outcome.recorded)} + ${decided.penalty_ms / 1000} s ${strings.penalty} (` +
-          `${fill(template, { count: outcome.charged, seconds: rules.penalty_seconds_per_piece })})`
+          `${counted(template, outcome.charged, { seconds: rules.penalty_seconds_per_piece })})`
       );
     }
-    if (outcome.waived > 0) parts.push(fill(strings.noPenaltyAdjacent, { count: outcome.waived }));
+    if (outcome.waived > 0) parts.push(counted(strings.noPenaltyAdjacent, outcome.waived));
     return parts.join(" · ");
   }
 
@@ -517,7 +522,7 @@
     const isCount = Boolean(seat.count) || (seat.result && seat.result.status === "unfinished" && seat.tapAt === null);
     if (isCount) {
       const placed = fresh && seat.result.counted_pieces !== null ? seat.result.counted_pieces : countPlaced(seat);
-      const details = [fill(strings.placedOf, { placed, total: seat.pieces })];
+      const details = [counted(strings.placedOf, placed, { total: seat.pieces })];
       const incorrect = seat.count ? seat.count.incorrect : seat.result && seat.result.incorrect;
       if (incorrect) details.push(rules.misplaced_finish_is_unfinished ? strings.misplacedUnfinished : strings.misplaced);
       return {
@@ -663,7 +668,7 @@
       text = strings.loginAgain;
       state = "login";
     } else if (networkDown || !navigator.onLine) {
-      text = queue.length === 1 ? strings.waitingOne : fill(strings.waitingMany, { count: queue.length });
+      text = counted(strings.waiting, queue.length);
       state = "queued";
     } else {
       text = strings.saving;

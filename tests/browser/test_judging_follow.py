@@ -187,8 +187,9 @@ def test_a_refused_confirmation_never_shows_confirmed_and_says_why_in_the_pages_
     expect(phone.locator('[data-step-panel="review"]')).to_be_visible()
     expect(saved).to_be_visible()
 
-    # The head judge disqualifies the entry before the phone hears of it.
-    phone.route("**/state/", lambda route: route.fulfill(status=304))
+    # The head judge disqualifies the entry before the phone hears of it: its questions
+    # about the table's state do not get through meanwhile (a real answer would tell it).
+    phone.route("**/state/", lambda route: route.abort())
     record(here, entry, "dsq", here.head, reason="Pieces from another puzzle")
     phone.evaluate(
         """() => {
@@ -212,6 +213,7 @@ def test_a_refused_confirmation_never_shows_confirmed_and_says_why_in_the_pages_
 
     # Then the entry shows what the server says: disqualified.
     phone.unroute("**/state/")
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
     out = phone.locator('[data-step-panel="out"]')
     expect(out).to_be_visible(timeout=FOLLOWS)
     expect(out).to_contain_text(in_language("nb", "Disqualified"))

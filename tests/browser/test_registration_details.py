@@ -45,7 +45,7 @@ def test_the_championship_page_shows_each_categorys_deadline_on_a_phone(phone, l
     phone.goto(f"{live_server.url}/sm-2099/")  # no language chosen: Swedish
     deadlines = phone.locator(".registration-deadline")
     expect(deadlines).to_have_count(3)
-    expect(deadlines.first).to_have_text("30 april 2099 23:59")
+    expect(deadlines.first).to_have_text("30 april 2099 kl. 23:59")
     shot(phone, "championship-deadlines-sv")
 
 

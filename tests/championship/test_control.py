@@ -458,7 +458,7 @@ def test_starting_and_closing_one_heat(org, rm, individual, final):
     heat_a, heat_b = final.heats.order_by("order")
     assert heat_a.state == Heat.State.RUNNING and heat_b.state == Heat.State.SCHEDULED
     page = response.content.decode()
-    assert 'class="clock"' in page and "Time up in Heat A" in page and "Start Heat B" in page
+    assert 'class="clock"' in page and "Call time in Heat A" in page and "Start Heat B" in page
     # Starting again is refused and changes nothing.
     started_at = heat_a.started_at
     response = org.post(url("heat_start", rm, final, heat="a"), follow=True)
@@ -923,7 +923,7 @@ def test_the_public_seating_waits_for_publication_and_withholds_names(
     page = english.get(path).content.decode()
     assert shown.name in page and hidden.name not in page
     assert "Name withheld" in page
-    assert "Starts Saturday 14 March, 10:30 (Europe/Oslo)" in page
+    assert "Starts Sat 14 Mar 10:30 (Norwegian time)" in page
 
 
 def test_the_control_room_links_to_the_new_pages(org, rm, final):

@@ -639,11 +639,11 @@ def test_dm_finds_the_same_person_by_name_and_birth_date_in_the_file_and_registe
     problems = {row.line: row.problems for row in preview.rows}
     assert problems[2] == []
     assert problems[3] == [
-        "Member 1: mette  HANSEN, born May 1, 1990, is already in row 2 of the file: "
+        "Member 1: mette  HANSEN, born 1 May 1990, is already in row 2 of the file: "
         "one entry per person in a category."
     ]
     assert problems[4] == [
-        "Member 1: allerede her, born Jan. 1, 1970, is already registered in this category: "
+        "Member 1: allerede her, born 1 January 1970, is already registered in this category: "
         "one entry per person."
     ]
     # A namesake born on another day is another person.

@@ -389,7 +389,7 @@ def test_dm_refuses_the_same_name_and_birth_date_under_another_email(dm):
             [member("Søren"), member("  mette   HANSEN", email="mh@example.dk", birth_date=born)],
         )
     assert errors_of(caught)["members.1.name"] == [
-        "mette   HANSEN, born May 1, 1990, is already registered in this category: "
+        "mette   HANSEN, born 1 May 1990, is already registered in this category: "
         "one entry per person."
     ]
     assert Entry.objects.filter(category=pair).count() == 1
