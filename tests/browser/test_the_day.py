@@ -1,0 +1,281 @@
+"""The championship day in the order people live it, in a real browser, one screen after another.
+
+An sm championship (preliminary round, then a final): an entrant registers on
+a phone; the organiser checks entrants in, adds tables, seats the round and
+prints the cards, whose QR code a judge's phone scans; the heat starts and the
+projector shows it; a judge records two finishes (one while the network is
+down) and, after the organiser calls time, a piece count; the head judge
+corrects a result and marks a no-show on the dashboard; the qualified advance
+to the final, and a spectator reads the results on a phone.
+
+With ``DOCS_SCREENSHOTS`` set to a folder (``docs/img``), each step's screen is
+saved there for docs/organisers.md, which walks the same day.
+"""
+
+import io
+import os
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+from PIL import Image
+from playwright.sync_api import expect
+
+from championship.models import ChampionshipRole, Heat, Round, Table
+from judging.models import Capture
+from registration.models import Entry
+from results.models import Result
+from tests import factories
+from tests.championship.test_cards import decode
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "a-long-password-1"  # what tests.factories.user gives every user
+DOCS = os.environ.get("DOCS_SCREENSHOTS")
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+def shot(page, name, *, full_page=True):
+    if DOCS:
+        os.makedirs(DOCS, exist_ok=True)
+        page.screenshot(path=os.path.join(DOCS, f"day-{name}.png"), full_page=full_page)
+
+
+@pytest.fixture
+def day(db):
+    """An sm championship a month ahead, its staff, and three entrants already checked in."""
+    championship = factories.championship(
+        slug="sm-day",
+        ruleset="sm",
+        name="Pussel-SM",
+        starts_at=timezone.now() + timedelta(days=30),
+        venue="Folkets hus, Linköping",
+    )
+    individual = championship.categories.get(kind="individual")
+    for name, citizenship in (("Stina Ek", "SE"), ("Bo Lind", "SE"), ("Mette Holm", "DK")):
+        person = factories.person(
+            championship, name=name, citizenship=[citizenship], publish_consent=True
+        )
+        factories.entry(
+            individual,
+            members=[person],
+            checked_in_at=timezone.now(),
+            publish_consent=True,
+        )
+    Role = ChampionshipRole.Role
+    factories.role(championship, Role.ORGANISER, username="kari")
+    factories.role(championship, Role.JUDGE, username="judy")
+    factories.role(championship, Role.HEAD_JUDGE, username="hanna")
+    return championship
+
+
+def english(page, live_server):
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
+    )
+
+
+def log_in(page, live_server, username, url):
+    """Log ``username`` in (after logging whoever it was out) and open ``url``."""
+    page.context.clear_cookies()
+    english(page, live_server)
+    path = url.removeprefix(live_server.url)
+    page.goto(f"{live_server.url}/accounts/login/?next={path}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form button[type=submit].primary").click()
+    page.wait_for_url(url)
+
+
+def submit(page, action_suffix):
+    """Press the button of the form whose action ends with ``action_suffix``."""
+    page.locator(f"form[action$='{action_suffix}'] button[type=submit]").first.click()
+
+
+def test_the_day_from_registration_to_the_final(page, live_server, day, settings):
+    settings.SITE_URL = ""  # the cards carry the address they are opened at
+    page.on("dialog", lambda dialog: dialog.accept())
+    base = live_server.url
+    slug = day.slug
+    prelim = day.rounds.get(key="individual-prelim")
+    control = f"{base}/{slug}/manage/rounds/{prelim.key}/"
+
+    # 1. The organiser lands on their championship.
+    page.set_viewport_size(LAPTOP)
+    log_in(page, live_server, "kari", f"{base}/")
+    expect(page.locator("main")).to_contain_text("Your championships")
+    shot(page, "01-home")
+    page.goto(f"{base}/{slug}/manage/")
+    expect(page.locator("h1")).to_contain_text("Control room")
+    shot(page, "02-control-room")
+
+    # 2. An entrant registers on a phone.
+    phone = page.context.new_page()
+    phone.set_viewport_size(PHONE)
+    phone.goto(f"{base}/{slug}/register/individual/")
+    phone.fill("#id_members-0-name", "Anna Andersson")
+    phone.fill("#id_members-0-email", "anna@example.se")
+    phone.fill("#id_members-0-birth_date", "1985-04-04")
+    phone.select_option("#id_members-0-citizenship", "SE")
+    consent = phone.locator("input[type=checkbox][name$='publish_consent']").first
+    consent.check()
+    expect(phone.locator("#officiality")).to_contain_text("The entry will be official.")
+    shot(phone, "03-register")
+    phone.get_by_role("button", name="Register").click()
+    phone.wait_for_url(f"{base}/{slug}/entries/**")
+    expect(phone.get_by_text("Your entry is confirmed")).to_be_visible()
+    shot(phone, "04-confirmed")
+    anna = Entry.objects.get(name="Anna Andersson")
+
+    # 3. The organiser sees the entries and checks Anna in at the door (on a phone).
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{base}/{slug}/manage/entries/")
+    expect(page.locator("main")).to_contain_text("Anna Andersson")
+    shot(page, "05-entries")
+    page.set_viewport_size(PHONE)
+    page.goto(f"{base}/{slug}/manage/checkin/?q=Anna")
+    page.locator(f"form[action$='/checkin/{anna.pk}/'] button[type=submit]").click()
+    expect(page.locator("main")).to_contain_text("Undo")
+    anna.refresh_from_db()
+    assert anna.checked_in_at is not None
+    shot(page, "06-checkin")
+
+    # 4. Tables, advancement and seating.
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{base}/{slug}/manage/tables/")
+    page.locator("form.tables-add input[type=number]").first.fill("6")
+    page.locator("form.tables-add button[type=submit]").click()
+    expect(page.locator("main")).to_contain_text("6 tables added")
+    assert Table.objects.filter(championship=day).count() == 6
+    shot(page, "07-tables")
+    page.goto(control)
+    page.select_option("form.advance-form select[name=advance]", "overall")
+    page.fill("form.advance-form input[name=advance_count]", "2")
+    page.locator("form.advance-form button[type=submit]").click()
+    expect(page.locator("main")).to_contain_text("The best 2 overall advance.")
+    page.locator("#seat-form button[type=submit]").click()
+    expect(page.locator("main")).to_contain_text("Anna Andersson")
+    submit(page, "/publish/")
+    expect(page.locator("form[action$='/publish/']")).to_have_count(0)
+    shot(page, "08-seated")
+
+    # 5. The table cards, and what a judge's phone reads in a card's QR code.
+    page.goto(f"{base}/{slug}/manage/cards/{prelim.key}/")
+    card = page.locator(".table-card").first
+    expect(card).to_contain_text("1")
+    shot(page, "09-cards")
+    png = card.locator(".table-card-qr svg").screenshot()
+    scanned = decode(np.ascontiguousarray(np.array(Image.open(io.BytesIO(png)).convert("L"))))
+    table_one = Table.objects.get(championship=day, number=1)
+    assert scanned == f"{base}/t/{table_one.token}/"
+
+    # 6. The projector, opened before the start, and the start.
+    projector = page.context.new_page()
+    projector.set_viewport_size(PROJECTOR)
+    projector.goto(f"{base}/{slug}/screen/{prelim.key}/")
+    shot(projector, "10-screen-before", full_page=False)
+    page.goto(control)
+    submit(page, "/start/")
+    expect(page.locator("main")).to_contain_text("Running")
+    prelim.refresh_from_db()
+    assert prelim.state == Round.State.RUNNING
+    # Forty-two minutes pass (the clock is the heat's start: moved back, not waited for).
+    Heat.objects.filter(round=prelim).update(started_at=F("started_at") - timedelta(minutes=42))
+
+    # 7. The judge scans table 1 and records the finish of who sits there. (One browser
+    # plays every part: each logs in in turn.)
+    log_in(phone, live_server, "judy", scanned)
+    expect(phone.locator("h1.table-number")).to_contain_text("Table 1")
+    phone.get_by_role("button", name="TIME", exact=True).first.click()
+    expect(phone.locator("[data-save-state]").first).to_have_text("saved")
+    phone.fill('[data-field="lost"]', "1")
+    shot(phone, "11-judge-time")
+    phone.get_by_role("button", name="Show the entrant").first.click()
+    expect(phone.locator("[data-review-source]").first).to_have_text("as saved")
+    shot(phone, "12-judge-review")
+    phone.get_by_role("button", name="Confirmed by the entrant").first.click()
+    expect(phone.locator(".confirmed-badge").first).to_contain_text("Confirmed")
+
+    # Table 2, with the venue's network down: kept on the phone, sent when it returns.
+    table_two = Table.objects.get(championship=day, number=2)
+    phone.goto(f"{base}/t/{table_two.token}/")
+    try:
+        phone.context.set_offline(True)
+        phone.get_by_role("button", name="TIME", exact=True).first.click()
+        expect(phone.locator("[data-queue-state]")).to_contain_text("1 capture waiting")
+        shot(phone, "13-judge-offline")
+    finally:
+        phone.context.set_offline(False)
+    expect(phone.locator("[data-save-state]").first).to_have_text("saved", timeout=20_000)
+    assert Capture.objects.filter(kind="finish").count() == 3  # the tap, its missing piece, table 2
+
+    projector.wait_for_timeout(5000)  # a poll or two
+    expect(projector.locator("body")).to_contain_text("2 of 4 finished", timeout=15_000)
+    shot(projector, "14-screen-running", full_page=False)
+
+    # 8. The organiser calls time; at table 3 the judge counts the pieces.
+    log_in(page, live_server, "kari", control)
+    submit(page, "/close/")
+    expect(page.locator("main")).to_contain_text("Time is up")
+    log_in(phone, live_server, "judy", f"{base}/")
+    table_three = Table.objects.get(championship=day, number=3)
+    phone.goto(f"{base}/t/{table_three.token}/")
+    expect(phone.get_by_text("Count the pieces").first).to_be_visible()
+    phone.fill('[data-field="remaining"]', "20")
+    phone.locator('[data-step-panel="timeup"]').get_by_role(
+        "button", name="Show the entrant"
+    ).click()
+    expect(phone.locator("[data-review-value]").first).to_have_text("480")
+    phone.get_by_role("button", name="Confirmed by the entrant").first.click()
+    expect(phone.locator(".confirmed-badge").first).to_contain_text("Confirmed")
+    shot(phone, "15-judge-count")
+
+    # 9. The head judge corrects table 2's time and marks table 4 as not started.
+    log_in(page, live_server, "hanna", f"{base}/{slug}/manage/rounds/{prelim.key}/dashboard/")
+    two = Result.objects.get(round=prelim, entry__seats__table=table_two)
+    page.locator("details.row-correct summary").filter(has_text=two.entry.name).click()
+    page.fill(f"#correct-{two.entry_id}-time", "0:41:50")
+    page.fill(
+        f"#correct-{two.entry_id}-reason",
+        "The judge tapped late: the video shows 0:41:50.",
+    )
+    form = page.locator(f"form:has(#correct-{two.entry_id}-time)")
+    shot(page, "16-dashboard-correct")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("main")).to_contain_text("is recorded")
+    two.refresh_from_db()
+    assert two.time_ms == (41 * 60 + 50) * 1000
+    four = (
+        Entry.objects.filter(seats__round=prelim)
+        .exclude(results__status__in=["finished", "unfinished"])
+        .get()
+    )
+    page.select_option("form[action$='/mark/'] select[name=entry]", str(four.pk))
+    page.select_option("form[action$='/mark/'] select[name=kind]", "dns")
+    page.fill("form[action$='/mark/'] [name=reason]", "Not at the table.")
+    submit(page, "/mark/")
+    expect(page.locator("main")).to_contain_text(four.name)
+
+    # 10. The organiser advances the qualified to the final.
+    log_in(page, live_server, "kari", control)
+    submit(page, "/advance/")
+    expect(page.locator("main")).to_contain_text("The qualified are seated in")
+    final = day.rounds.get(key="individual-final")
+    assert final.seats.count() == 2
+    qualified = sorted(final.seats.values_list("entry__name", flat=True))
+    assert qualified == ["Bo Lind", "Stina Ek"]  # Anna did not finish; Mette did not start
+    page.goto(f"{base}/{slug}/manage/rounds/{final.key}/")
+    expect(page.locator("main")).to_contain_text("Bo Lind")
+    shot(page, "17-final-seated")
+
+    # 11. A spectator reads the preliminary round's results on a phone.
+    spectator = page.context.new_page()
+    spectator.set_viewport_size(PHONE)
+    spectator.goto(f"{base}/{slug}/results/{prelim.key}/")
+    expect(spectator.locator("main")).to_contain_text("Anna Andersson")
+    shot(spectator, "18-results-phone")
