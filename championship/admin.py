@@ -6,12 +6,18 @@ lists, the change views and the choices of foreign keys, for every admin and
 inline that names its path to the championship in ``championship_path``.
 """
 
+import zoneinfo
+
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db.models import Count, Q
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from championship.editing import rounds_rerank
 from championship.models import (
     Category,
     Championship,
@@ -96,8 +102,77 @@ class ChampionshipScopedMixin:
         return formfield
 
 
+def _render_in_zone(zone: str | None, view, *args):
+    """Run an admin view and render its page with ``zone`` active (dates typed and shown)."""
+    try:
+        tzinfo = zoneinfo.ZoneInfo(zone) if zone else None
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tzinfo = None
+    if tzinfo is None:
+        return view(*args)
+    with timezone.override(tzinfo):
+        response = view(*args)
+        # A TemplateResponse renders after the view returns: render it while the zone holds.
+        if getattr(response, "is_rendered", True) is False:
+            response.render()
+    return response
+
+
 class ScopedModelAdmin(ChampionshipScopedMixin, admin.ModelAdmin):
-    """A ``ModelAdmin`` limited to the championships the user organises."""
+    """A ``ModelAdmin`` limited to the championships the user organises.
+
+    Dates and times are typed and shown in the championship's own time zone: a
+    change form in its object's championship's, an add form in the zone of the
+    championship chosen in it (or of the only one the user organises), a list
+    in the zone its championships share.
+    """
+
+    def form_zone(self, request, object_id=None) -> str | None:
+        """Return the time zone of the championship a change or add form belongs to."""
+        path = self.championship_path
+        try:
+            if object_id is not None:
+                lookup = f"{path}__timezone" if path else "timezone"
+                pk = self.model._meta.pk.to_python(unquote(object_id))
+                return (
+                    self.get_queryset(request).filter(pk=pk).values_list(lookup, flat=True).first()
+                )
+            first, _sep, rest = path.partition("__")
+            chosen = request.POST.get(first) or request.GET.get(first)
+            if chosen:
+                related = self.model._meta.get_field(first).related_model
+                scoped = scope_to_championships(related.objects.all(), request.user, rest)
+                lookup = f"{rest}__timezone" if rest else "timezone"
+                return scoped.filter(pk=chosen).values_list(lookup, flat=True).first()
+        except (ValidationError, ValueError, FieldDoesNotExist):
+            return None
+        return self._shared_zone(championships_of(request.user))
+
+    @staticmethod
+    def _shared_zone(championships) -> str | None:
+        zones = set(championships.values_list("timezone", flat=True).distinct()[:2])
+        return zones.pop() if len(zones) == 1 else None
+
+    def changelist_zone(self, request) -> str | None:
+        """Return the zone of the championships a list shows, when they share one."""
+        championships = championships_of(request.user)
+        path = self.championship_path
+        chosen = request.GET.get(f"{path}__id__exact" if path else "id__exact")
+        if chosen:
+            try:
+                championships = championships.filter(pk=int(chosen))
+            except ValueError:
+                return None
+        return self._shared_zone(championships)
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        zone = self.form_zone(request, object_id)
+        view = super().changeform_view
+        return _render_in_zone(zone, view, request, object_id, form_url, extra_context)
+
+    def changelist_view(self, request, extra_context=None):
+        zone = self.changelist_zone(request)
+        return _render_in_zone(zone, super().changelist_view, request, extra_context)
 
 
 class ScopedTabularInline(ChampionshipScopedMixin, admin.TabularInline):
@@ -141,6 +216,8 @@ class RoundInline(ScopedTabularInline):
         "advance_count",
         "advance_best_remaining",
     )
+    # A round's state changes only by the control room's actions.
+    readonly_fields = ("state",)
     extra = 0
     show_change_link = True
 
@@ -201,6 +278,36 @@ class ChampionshipAdmin(ScopedModelAdmin):
         RECORD_FIELDSET,
     )
     inlines = (CategoryInline, RoundInline, ChampionshipRoleInline)
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = [(name, dict(options)) for name, options in super().get_fieldsets(request, obj)]
+        for _name, options in fieldsets:
+            if "starts_at" in options.get("fields", ()):
+                options["description"] = _(
+                    "Dates and times are in the championship's time zone (the field “time "
+                    "zone”), as typed."
+                )
+        if obj is None:
+            fieldsets[0][1]["description"] = _(
+                "This creates the championship alone, without categories or rounds: the page "
+                "“New championship” creates them from the preset."
+            )
+        return fieldsets
+
+    def form_zone(self, request, object_id=None) -> str | None:
+        # The zone typed in the same form is the one its dates are typed in.
+        typed = request.POST.get("timezone") if request.method == "POST" else None
+        if typed in zoneinfo.available_timezones():
+            return typed
+        if object_id is None:
+            return Championship._meta.get_field("timezone").get_default()
+        return super().form_zone(request, object_id)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and {"ruleset", "rule_overrides"} & set(form.changed_data):
+            # New rules apply to the results at once, as on the page "Edit championship".
+            rounds_rerank(championship=obj)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_category_count=Count("categories"))
@@ -295,10 +402,17 @@ class CategoryAdmin(ScopedModelAdmin):
 # Round, heat, seat ----------------------------------------------------------------
 
 
+# A heat's start, time-up and state are the round's clock: every result is timed by them,
+# and only the control room's actions move them (and re-rank the round). The scheduled
+# start is a plan and stays editable.
+HEAT_CLOCK = ("started_at", "ended_at", "state")
+
+
 class HeatInline(ScopedTabularInline):
     model = Heat
     championship_path = "round__championship"
     fields = ("key", "name", "order", "scheduled_start", "started_at", "ended_at", "state")
+    readonly_fields = HEAT_CLOCK
     extra = 0
     show_change_link = True
 
@@ -322,7 +436,8 @@ class RoundAdmin(ScopedModelAdmin):
     search_fields = ("name", "key", "category__name", "category__key", "championship__name")
     ordering = ("championship", "category__order", "order")
     autocomplete_fields = ("category",)
-    readonly_fields = ("championship", "version", "created_at", "updated_at")
+    # The state changes only by the control room's actions (seat, start, close, advance).
+    readonly_fields = ("championship", "state", "version", "created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("category", "championship", "key", "name", "order", "stage")}),
         (_("Running"), {"fields": ("state", "time_limit_minutes", "version")}),
@@ -350,6 +465,8 @@ class SeatInline(ScopedTabularInline):
     model = Seat
     championship_path = "round__championship"
     fields = ("table", "position", "entry", "started_at")
+    # An own start is set in the round's control room, which re-ranks the round.
+    readonly_fields = ("started_at",)
     extra = 0
 
     def get_queryset(self, request):
@@ -386,6 +503,7 @@ class HeatAdmin(ScopedModelAdmin):
     search_fields = ("key", "name", "round__name", "round__key", "round__category__name")
     ordering = ("round__championship", "round__category__order", "round__order", "order", "key")
     autocomplete_fields = ("round",)
+    readonly_fields = HEAT_CLOCK
     fieldsets = (
         (None, {"fields": ("round", "key", "name", "order")}),
         (_("Timing"), {"fields": ("scheduled_start", "started_at", "ended_at", "state")}),
@@ -409,7 +527,8 @@ class SeatAdmin(ScopedModelAdmin):
     search_fields = ("entry__name", "entry__ref", "table__label", "table__number__exact")
     ordering = ("heat__round__championship", "heat", "table__number", "position")
     autocomplete_fields = ("heat", "table", "entry")
-    readonly_fields = ("round",)
+    # An own start is set in the round's control room, which re-ranks the round.
+    readonly_fields = ("round", "started_at")
     fieldsets = (
         (None, {"fields": ("heat", "round", "table", "position", "entry")}),
         (_("Own start"), {"fields": ("started_at",)}),

@@ -45,7 +45,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championship import cards, rounds, services
+from championship import bounds, cards, rounds, services
 from championship.models import Category, Championship, Heat, Round, Seat, Table
 from championship.permissions import get_championship, organiser_required
 from championship.rounds import RoundStateError, SeatingPlan
@@ -272,6 +272,7 @@ class SeatForm(forms.Form):
             data["seed"] = random.randint(1, SEED_MAX)
         heats = data.get("heats")
         if heats:
+            self._check_starts(heats)
             entries = len(
                 rounds.round_entries(self.round, checked_in_only=data.get("checked_in_only", False))
             )
@@ -286,6 +287,15 @@ class SeatForm(forms.Form):
                     % {"count": entries},
                 )
         return data
+
+    def _check_starts(self, heats: int) -> None:
+        """Refuse a scheduled start outside the championship's days (the heats asked for only)."""
+        championship = self.round.category.championship
+        days = bounds.championship_days(championship.starts_at)
+        for name in self.start_fields[:heats]:
+            start = self.cleaned_data.get(name)
+            if start is not None and start not in days:
+                self.add_error(name, bounds.days_message(championship))
 
     def plan(self) -> SeatingPlan:
         data = self.cleaned_data
@@ -806,9 +816,12 @@ def seat_start(request, championship, round, seat):
             raise ValidationError(_("Give the own start as a time, e.g. 10:07:30."))
         if seat_.heat.started_at is None:
             raise RoundStateError(_("The heat has not started yet."))
-        moved = rounds.seat_set_start(
-            seat=seat_, at=_own_start(seat_.heat, form.cleaned_data["at"])
-        )
+        at = _own_start(seat_.heat, form.cleaned_data["at"])
+        window = bounds.own_start_window(seat_.heat.started_at, round_.effective_time_limit_minutes)
+        # Before the heat's start the service refuses, saying why; here, too late a start.
+        if at > window.latest:
+            raise ValidationError(bounds.own_start_message(window, championship.tzinfo))
+        moved = rounds.seat_set_start(seat=seat_, at=at)
         return _("%(name)s starts at %(time)s.") % {
             "name": seat_.entry.name,
             "time": _local_time(moved.started_at),

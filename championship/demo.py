@@ -294,6 +294,8 @@ def build(*, seed: int = 2026, keep: bool = False) -> DemoResult:
             codename__in=["change_capture", "delete_capture", "add_championship"]
         )
     )
+    # Creating championships comes with the group, as for every organiser's account.
+    organiser.groups.add(services.organisers_group())
     judge, judge_password = _user("judge", staff=False, keep_password=stored.get("judge", ""))
     for championship in (running, open_championship):
         services.role_grant(

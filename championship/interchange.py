@@ -40,7 +40,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from championship import rulesets
+from championship import bounds, rulesets
 from championship.models import (
     RESERVED_SLUGS,
     Category,
@@ -102,7 +102,8 @@ class InterchangeError(ValueError):
 
 def _moment(value: datetime | None, tz: tzinfo) -> str | None:
     """Return an instant as ISO 8601 with the championship's offset."""
-    return None if value is None else timezone.localtime(value, tz).isoformat()
+    # Own starts are read past the model: a moment near the calendar's end is made safe here.
+    return None if value is None else timezone.localtime(bounds.safe(value), tz).isoformat()
 
 
 def export_document(championship: Championship) -> dict:
@@ -468,8 +469,9 @@ def _duration(obj: dict, key: str, path: str) -> int | None:
         milliseconds = parse_duration(value)
     except ValueError as error:
         raise InterchangeError(_at(path, key), str(error)) from None
-    if milliseconds > BIG_MAX:
-        raise InterchangeError(_at(path, key), f"{_show(value)} is too long")
+    if milliseconds > bounds.DURATION_MAX_MS:
+        hours = bounds.DURATION_MAX_MS // 3_600_000
+        raise InterchangeError(_at(path, key), f"{_show(value)} is longer than {hours}:00:00")
     return milliseconds
 
 
@@ -607,7 +609,86 @@ def _read(data: Any) -> _Plan:
             round_keys=round_keys,
         )
         competition.rounds = _read_rounds(raw, competition.path, scope)
-    return _Plan(championship=fields, tables=tables, persons=persons, competitions=competitions)
+    plan = _Plan(championship=fields, tables=tables, persons=persons, competitions=competitions)
+    _check_dates(plan, tz)
+    return plan
+
+
+def _within(
+    moment: datetime | None, window: bounds.Window, where: str, what: str, tz: tzinfo
+) -> None:
+    """Refuse a moment outside ``window``; ``what`` names the window in the message."""
+    if moment is None or moment in window:
+        return
+    raise InterchangeError(
+        where,
+        f"must be {what}, between {_moment(window.earliest, tz)} and "
+        f"{_moment(window.latest, tz)}, not {_show(moment.isoformat())}",
+    )
+
+
+def _check_dates(plan: _Plan, tz: tzinfo) -> None:
+    """Refuse a date outside its window (``championship.bounds``), naming its path.
+
+    The start lies from 2000 up to five years ahead: a document may be an archive.
+    Everything else is measured from the start: the registration before it, a
+    heat's schedule within the championship's days, an own start within the time
+    limit after its heat's start, and the rest within the season around the
+    start. A heat's start and time-up are the server clock's record in an export
+    (a heat started on another day than the championship's set start), so they
+    are held to the season, like the other records.
+    """
+    fields = plan.championship
+    start = fields["starts_at"]
+    window = bounds.championship_window(timezone.now())
+    if start not in window:
+        raise InterchangeError(
+            "championship.starts_at",
+            f"must be between {window.earliest.date()} and {window.latest.date()}, "
+            f"not {_show(start.isoformat())}",
+        )
+    registration = bounds.registration_window(start)
+    days = bounds.championship_days(start)
+    season = bounds.season(start)
+    before_start = f"before the start, at most {bounds.REGISTRATION_YEARS_BEFORE} years"
+    near_start = f"within {bounds.SEASON_YEARS} years of the start"
+    _within(
+        fields["registration_deadline"],
+        registration,
+        "championship.registration_deadline",
+        before_start,
+        tz,
+    )
+    for index, competition in enumerate(plan.competitions):
+        path = f"competitions[{index}]"
+        opens = competition.fields["registration_opens_at"]
+        _within(opens, registration, f"{path}.registration_opens_at", before_start, tz)
+        for entry_index, entry in enumerate(competition.entries):
+            for name in ("registered_at", "checked_in_at", "walkover_at"):
+                where = f"{path}.entries[{entry_index}].{name}"
+                _within(entry.fields[name], season, where, near_start, tz)
+        for round_index, round_ in enumerate(competition.rounds):
+            limit = round_.fields["time_limit_minutes"] or competition.fields["time_limit_minutes"]
+            for heat_index, heat in enumerate(round_.heats):
+                heat_path = f"{path}.rounds[{round_index}].heats[{heat_index}]"
+                where = f"{heat_path}.scheduled_at"
+                _within(heat.scheduled_at, days, where, "within the championship's days", tz)
+                # A start and a time-up are what the clock said: checked like the rest.
+                for name in ("started_at", "ended_at"):
+                    _within(getattr(heat, name), season, f"{heat_path}.{name}", near_start, tz)
+                for seat_index, (*_place, own_start) in enumerate(heat.seats):
+                    if own_start is None:
+                        continue
+                    _within(
+                        own_start,
+                        bounds.own_start_window(heat.started_at, limit),
+                        f"{heat_path}.seats[{seat_index}].started_at",
+                        "within the time limit after the heat's start",
+                        tz,
+                    )
+                for result_index, (_ref, result) in enumerate(heat.results):
+                    where = f"{heat_path}.results[{result_index}].confirmed_at"
+                    _within(result["confirmed_at"], season, where, near_start, tz)
 
 
 def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Ruleset]:
@@ -782,8 +863,8 @@ def _read_competition(
             "time_limit_minutes",
             path,
             default=defaults.time_limit_minutes,
-            minimum=1,
-            maximum=SMALL_MAX,
+            minimum=bounds.TIME_LIMIT_MINUTES_MIN,
+            maximum=bounds.TIME_LIMIT_MINUTES_MAX,
         ),
         "capacity": defaults.capacity
         if capacity is _MISSING
@@ -1013,8 +1094,8 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
                     "time_limit_minutes",
                     round_path,
                     nullable=True,
-                    minimum=1,
-                    maximum=SMALL_MAX,
+                    minimum=bounds.TIME_LIMIT_MINUTES_MIN,
+                    maximum=bounds.TIME_LIMIT_MINUTES_MAX,
                 ),
                 **_advance(round_raw, round_path),
             }

@@ -14,7 +14,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from championship import rulesets
+from championship import bounds, rulesets
 from championship.rules import deadline
 
 
@@ -25,7 +25,7 @@ def new_token() -> str:
 
 # First path segments that belong to the application, not to a championship.
 RESERVED_SLUGS = frozenset(
-    {"admin", "accounts", "api", "health", "i18n", "import", "media", "static", "t"}
+    {"admin", "accounts", "api", "health", "i18n", "import", "media", "new", "s", "static", "t"}
 )
 
 
@@ -47,6 +47,7 @@ class Preset(models.TextChoices):
     ROGALAND = "rogaland", "Rogalandsmesterskapet (rogaland)"
     SM = "sm", "Pussel-SM (sm)"
     DM = "dm", "DM i Speedpuzzling (dm)"
+    NEUTRAL = "neutral", _("Neutral rules (neutral)")
 
 
 class Currency(models.TextChoices):
@@ -137,12 +138,26 @@ class Championship(models.Model):
         The preset's deadline (rogaland: 5 days before the start) keeps the start's
         wall-clock time in the championship's time zone.
         """
-        return deadline.registration_deadline(
-            starts_at=self.starts_at,
-            tz=self.tzinfo,
-            closes_days_before=self.rules.registration_closes_days_before,
-            organiser_deadline=self.registration_deadline,
+        # Made safe: a preset's rule may reach back to the calendar's first day.
+        return bounds.safe(
+            deadline.registration_deadline(
+                starts_at=self.starts_at,
+                tz=self.tzinfo,
+                closes_days_before=self.rules.registration_closes_days_before,
+                organiser_deadline=self.registration_deadline,
+            )
         )
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(
+            super().from_db(db, field_names, values), ("starts_at", "registration_deadline")
+        )
+
+    def clean_fields(self, exclude=None):
+        # The bounds are checked here rather than by field validators: they depend on
+        # today and on other fields, and a date left as it was stays accepted.
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.championship_errors)
 
     def clean(self):
         super().clean()
@@ -212,6 +227,16 @@ class Category(models.Model):
     @property
     def display_name(self) -> str:
         return self.name or self.get_kind_display()
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(
+            super().from_db(db, field_names, values),
+            ("registration_opens_at", "time_limit_minutes"),
+        )
+
+    def clean_fields(self, exclude=None):
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.category_errors)
 
     def puzzle_is_revealed(self) -> bool:
         """Return whether the puzzle may be shown: once any heat of the category started."""
@@ -343,6 +368,13 @@ class Round(models.Model):
             return {"per_heat": self.advance_count, "best_remaining": self.advance_best_remaining}
         return {}
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(super().from_db(db, field_names, values), ("time_limit_minutes",))
+
+    def clean_fields(self, exclude=None):
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.round_errors)
+
     def clean(self):
         super().clean()
         errors = {}
@@ -402,6 +434,16 @@ class Heat(models.Model):
 
     def __str__(self):
         return f"{self.round} – {self.label}"
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(
+            super().from_db(db, field_names, values),
+            ("scheduled_start", "started_at", "ended_at"),
+        )
+
+    def clean_fields(self, exclude=None):
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.heat_errors)
 
     @property
     def label(self) -> str:
@@ -517,6 +559,13 @@ class Seat(models.Model):
             limit = min(limit, heat.ended_at - heat.started_at)
         return start + limit
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(super().from_db(db, field_names, values), ("started_at",))
+
+    def clean_fields(self, exclude=None):
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.seat_errors)
+
     def clean(self):
         super().clean()
         if self.table_id and self.position > self.table.seats:
@@ -553,3 +602,61 @@ class ChampionshipRole(models.Model):
 
     def __str__(self):
         return f"{self.user} – {self.get_role_display()} ({self.championship})"
+
+
+class SignInLink(models.Model):
+    """A person's personal link that signs a phone in to one championship, without a password.
+
+    The link's secret is derived from ``nonce`` and the site's ``SECRET_KEY``
+    (``championship.staff_links``); the database keeps only its SHA-256 hash, so
+    a copy of the database alone opens nothing.
+    """
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="sign_in_links"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_in_links"
+    )
+    role = models.CharField(_("role"), max_length=20, choices=ChampionshipRole.Role.choices)
+    nonce = models.CharField(max_length=32, unique=True, editable=False)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["championship", "-created_at"]
+        verbose_name = _("sign-in link")
+        verbose_name_plural = _("sign-in links")
+        constraints = [
+            # A person has one working link at a time: a new one replaces the old.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(revoked_at__isnull=True),
+                name="sign_in_link_one_active_per_user",
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=["organiser", "head_judge", "judge"]),
+                name="sign_in_link_role_known",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} – {self.get_role_display()} ({self.championship})"
+
+    @property
+    def name(self) -> str:
+        return self.user.get_full_name() or self.user.get_username()
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None and self.user.is_active

@@ -1,6 +1,7 @@
 """Ruleset presets: every parameter of the three national rulebooks, as data.
 
-A championship picks a *preset* (``rogaland``, ``sm`` or ``dm``) and may override
+A championship picks a *preset* (``rogaland``, ``sm`` or ``dm``, or ``neutral`` for
+a championship under none of those rulebooks) and may override
 any *parameter* of it. Its *effective rules* are the preset with the overrides
 applied, checked parameter by parameter.
 
@@ -162,6 +163,15 @@ class Preset:
     categories: Mapping[str, CategoryDefaults] = field(default_factory=dict)
 
 
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation and return it unchanged (the page translates it).
+
+    This module imports nothing from Django; ``makemessages`` finds the marked
+    strings by this name all the same.
+    """
+    return message
+
+
 def _categories(
     capacities: tuple[int | None, int | None, int | None],
     fees: tuple[str, str, str],
@@ -319,7 +329,59 @@ DM = Preset(
     categories=_categories((None, None, None), ("0", "0", "0")),
 )
 
-PRESETS: Mapping[str, Preset] = MappingProxyType({p.key: p for p in (ROGALAND, SM, DM)})
+# For a championship that follows none of the national rulebooks (another country, a
+# club's own event): everyone is official, nothing is limited that a rulebook would
+# have to say, one final per category, missing pieces cost nothing, and result lists
+# publish only names. The organiser sets currency, language and time zone.
+NEUTRAL = Preset(
+    key="neutral",
+    title=gettext_noop("Neutral rules"),
+    country="",
+    currency="EUR",
+    language="en",
+    timezone="UTC",
+    rules=Ruleset(
+        eligibility="everyone",
+        eligibility_region="",
+        eligibility_region_min_years=0,
+        eligibility_citizenship="",
+        unofficial_allowed=True,
+        pair_official_min_eligible=0,
+        team_official_min_eligible=0,
+        min_age_individual=None,
+        min_age_pair=None,
+        min_age_team=None,
+        adult_required_below=None,
+        registration_closes_days_before=None,
+        one_entry_per_person_per_category=False,
+        check_in_required=False,
+        late_arrival_disqualify_minutes=None,
+        rounds_individual=("final",),
+        rounds_pair=("final",),
+        rounds_team=("final",),
+        seating_first_round="organiser",
+        seating_later_rounds=None,
+        heat_split="organiser",
+        table_sharing_above=None,
+        reserved_guest_tables_max=0,
+        individual_start_times=False,
+        penalty_seconds_per_piece=0,
+        penalty_charges="all",
+        max_lost_pieces=None,
+        pieces_found_later=False,
+        adjacent_missing_waives_penalty=False,
+        late_last_piece_seconds=None,
+        misplaced_finish_is_unfinished=True,
+        counted_cluster_min_pieces=3,
+        unofficial_advance_only_if_better=False,
+        prize_places=3,
+        title_to_best_official=False,
+        published_fields=("name",),
+    ),
+    categories=_categories((None, None, None), ("0", "0", "0")),
+)
+
+PRESETS: Mapping[str, Preset] = MappingProxyType({p.key: p for p in (ROGALAND, SM, DM, NEUTRAL)})
 PRESET_KEYS = tuple(PRESETS)
 PARAMETERS = tuple(f.name for f in dataclasses.fields(Ruleset))
 
@@ -459,3 +521,140 @@ def effective_rules(preset_key: str, overrides: Mapping[str, Any] | None = None)
             raise RulesetError(name, "unknown_parameter", f'unknown parameter "{name}"')
         changes[name] = _check(name, overrides[name])
     return dataclasses.replace(preset.rules, **changes)
+
+
+# What each parameter means, in one line: the page that edits the rules shows it beside
+# the value, and docs/rulesets.md's table starts each parameter's meaning with it.
+PARAMETER_HELP: Mapping[str, str] = MappingProxyType(
+    {
+        "eligibility": gettext_noop("who is eligible to take part officially"),
+        "eligibility_region": gettext_noop(
+            "the region required when eligibility is region_residence"
+        ),
+        "eligibility_region_min_years": gettext_noop(
+            "earlier continuous residence must be more than this many years"
+        ),
+        "eligibility_citizenship": gettext_noop(
+            "the country of citizenship required when eligibility is citizenship"
+        ),
+        "unofficial_allowed": gettext_noop(
+            "the not-eligible may take part unofficially (hors concours)"
+        ),
+        "pair_official_min_eligible": gettext_noop("eligible members a pair needs to be official"),
+        "team_official_min_eligible": gettext_noop("eligible members a team needs to be official"),
+        "min_age_individual": gettext_noop(
+            "minimum age in the individual category, on the championship's date"
+        ),
+        "min_age_pair": gettext_noop("minimum age in pairs and teams"),
+        "min_age_team": gettext_noop("minimum age in pairs and teams"),
+        "adult_required_below": gettext_noop("below this age an accompanying adult is required"),
+        "registration_closes_days_before": gettext_noop(
+            "calendar days before the start registration closes"
+        ),
+        "one_entry_per_person_per_category": gettext_noop(
+            "nobody in two entries of a category (withdrawn ones aside)"
+        ),
+        "check_in_required": gettext_noop(
+            "a category's first round seats only checked-in confirmed entries"
+        ),
+        "late_arrival_disqualify_minutes": gettext_noop(
+            "the judges' dashboard flags a seated entry not checked in, with nothing "
+            "recorded at its table, this many minutes after its start"
+        ),
+        "rounds_individual": gettext_noop("the stages of each category's rounds"),
+        "rounds_pair": gettext_noop("the stages of each category's rounds"),
+        "rounds_team": gettext_noop("the stages of each category's rounds"),
+        "seating_first_round": gettext_noop(
+            "prior_ranking: the first round is seated by prior ranking, then registration "
+            "time, and no other order is accepted; organiser: the organiser chooses prior "
+            "ranking, registration time or random"
+        ),
+        "seating_later_rounds": gettext_noop(
+            "previous_placement: later rounds are seated by placement in the previous round "
+            "only; none (null in the API and the interchange): the organiser chooses"
+        ),
+        "heat_split": gettext_noop(
+            "entrants are dealt to heats in serpentine order; equal: sizes differ by at most "
+            "one (total / heats) and sizes cannot be given; organiser: the organiser may give "
+            "each heat's size"
+        ),
+        "table_sharing_above": gettext_noop(
+            "above this many individual entrants, two may share an ordinary table"
+        ),
+        "reserved_guest_tables_max": gettext_noop(
+            'how many tables marked "reserved for guests" take unofficial entries first, '
+            "in each heat"
+        ),
+        "individual_start_times": gettext_noop(
+            "an entrant may get a later start of their own (taped bag)"
+        ),
+        "penalty_seconds_per_piece": gettext_noop("seconds per charged missing piece"),
+        "penalty_charges": gettext_noop(
+            'which missing pieces are charged: only those found later, or all missing at "TIME"'
+        ),
+        "max_lost_pieces": gettext_noop("more missing pieces than this make the attempt invalid"),
+        "pieces_found_later": gettext_noop(
+            'a piece missing at "TIME" may turn up later (bag, floor)'
+        ),
+        "adjacent_missing_waives_penalty": gettext_noop(
+            "the judge records how many of the lost pieces were adjacent (2 or more side by "
+            "side, never found): those cost nothing (a manufacturing fault)"
+        ),
+        "late_last_piece_seconds": gettext_noop(
+            "the late-last-piece rule's search window, in seconds"
+        ),
+        "misplaced_finish_is_unfinished": gettext_noop(
+            '"TIME" with misplaced pieces is not a completion'
+        ),
+        "counted_cluster_min_pieces": gettext_noop(
+            "pieces count in clusters of at least this many"
+        ),
+        "unofficial_advance_only_if_better": gettext_noop(
+            "an unofficial entrant advances only if better than the last official qualifier"
+        ),
+        "prize_places": gettext_noop("prizes for official places 1..N"),
+        "title_to_best_official": gettext_noop("the title goes to the best official entry"),
+        "published_fields": gettext_noop("what result lists may publish, with consent"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class ParameterSpec:
+    """What values a parameter takes, for a form that edits it.
+
+    ``kind`` is ``choice``, ``text``, ``boolean``, ``integer``, ``stages`` or
+    ``fields``; ``choices`` the allowed values (choice, fields); ``least`` and
+    ``most`` bound an integer; ``optional``: ``None`` is allowed too.
+    """
+
+    name: str
+    kind: str
+    choices: tuple[str, ...] = ()
+    least: int | None = None
+    most: int | None = None
+    optional: bool = False
+
+
+def parameter_spec(name: str) -> ParameterSpec:
+    """Return how the parameter ``name`` is checked, as a form needs to offer it."""
+    if name in _CHOICES:
+        return ParameterSpec(name, "choice", _CHOICES[name], optional=name in _OPTIONAL_CHOICES)
+    if name in _STRINGS:
+        return ParameterSpec(name, "text")
+    if name in _BOOLEANS:
+        return ParameterSpec(name, "boolean")
+    if name in _INTEGERS or name in _OPTIONAL_INTEGERS:
+        least = _INTEGERS.get(name, _OPTIONAL_INTEGERS.get(name))
+        return ParameterSpec(
+            name,
+            "integer",
+            least=least,
+            most=_MAXIMA.get(name),
+            optional=name in _OPTIONAL_INTEGERS,
+        )
+    if name in _STAGE_LISTS:
+        return ParameterSpec(name, "stages", STAGES)
+    if name in _FIELD_LISTS:
+        return ParameterSpec(name, "fields", _FIELD_LISTS[name])
+    raise RulesetError(name, "unknown_parameter", f'unknown parameter "{name}"')

@@ -2,17 +2,242 @@
 
 from __future__ import annotations
 
+import secrets
+import zoneinfo
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
-from django.core.exceptions import ValidationError
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.utils import timezone as django_timezone
 from django.utils.translation import gettext as _
 
 from championship import rulesets
-from championship.models import Category, Championship, ChampionshipRole, Round, Seat, Table
+from championship.models import (
+    Category,
+    Championship,
+    ChampionshipRole,
+    Round,
+    Seat,
+    Table,
+    validate_timezone,
+)
+
+
+@dataclass(frozen=True)
+class RoundSetUp:
+    """A round of a new category: its stage and how entries advance from it."""
+
+    stage: str
+    advance: str = Round.Advance.NONE
+    advance_count: int | None = None
+    advance_best_remaining: int | None = None
+
+
+@dataclass(frozen=True)
+class CategorySetUp:
+    """A category of a new championship, as the organiser left it before saving."""
+
+    kind: str
+    min_members: int
+    max_members: int
+    pieces: int
+    time_limit_minutes: int
+    capacity: int | None
+    fee: Decimal
+    rounds: tuple[RoundSetUp, ...]
+    name: str = ""
+
+
+def categories_of_preset(preset: str, rule_overrides: dict | None = None) -> list[CategorySetUp]:
+    """Return what a preset fills in: its three categories, each with its rounds.
+
+    The rounds follow the rules' stages (``rounds_<kind>``); nobody advances from
+    a round until the organiser says how many do.
+    """
+    chosen = rulesets.get_preset(preset)
+    rules = rulesets.effective_rules(preset, rule_overrides)
+    return [
+        CategorySetUp(
+            kind=kind,
+            min_members=defaults.min_members,
+            max_members=defaults.max_members,
+            pieces=defaults.pieces,
+            time_limit_minutes=defaults.time_limit_minutes,
+            capacity=defaults.capacity,
+            fee=defaults.fee,
+            rounds=tuple(RoundSetUp(stage=stage) for stage in rules.rounds_for(kind)),
+        )
+        for kind, defaults in chosen.categories.items()
+    ]
+
+
+def _aware(starts_at: datetime, zone: str) -> datetime:
+    """Return ``starts_at``; without an offset, as a wall-clock time in ``zone``."""
+    if django_timezone.is_aware(starts_at):
+        return starts_at
+    return django_timezone.make_aware(starts_at, zoneinfo.ZoneInfo(zone))
+
+
+def _prefixed(error: ValidationError, prefix: str) -> ValidationError:
+    """Return ``error`` with its fields named ``<prefix>.<field>`` (``categories.0.fee``)."""
+    if not hasattr(error, "error_dict"):
+        return ValidationError({prefix: error.messages})
+    return ValidationError(
+        {
+            prefix if field == NON_FIELD_ERRORS else f"{prefix}.{field}": messages
+            for field, messages in error.message_dict.items()
+        }
+    )
 
 
 @transaction.atomic
+def championship_set_up(
+    *,
+    by=None,
+    preset: str,
+    name: str,
+    slug: str,
+    starts_at: datetime,
+    timezone: str | None = None,
+    venue: str = "",
+    currency: str | None = None,
+    language: str | None = None,
+    categories: Sequence[CategorySetUp] | None = None,
+    rule_overrides: dict | None = None,
+) -> Championship:
+    """Create a championship from a preset with the categories and rounds as edited.
+
+    Whatever is not given comes from the preset: time zone, currency, language,
+    and the categories with their rounds (``categories_of_preset``). A
+    ``starts_at`` without an offset is the wall-clock time in the championship's
+    time zone. A category whose stages differ from the preset's records them as a
+    rule override (``rounds_<kind>``), so that the rules and the rounds agree.
+    ``by``, the user who creates it, becomes its organiser.
+
+    Refused input raises ``ValidationError`` naming the field, a category's as
+    ``categories.<index>.<field>`` and a round's as
+    ``categories.<index>.rounds.<index>.<field>``.
+    """
+    chosen = rulesets.get_preset(preset) if preset in rulesets.PRESETS else None
+    overrides = dict(rule_overrides or {})
+    zone = timezone or (chosen.timezone if chosen else "")
+    errors: dict[str, list] = {}
+    if chosen is None:
+        errors["ruleset"] = [
+            _("Choose one of the presets: %(presets)s.")
+            % {"presets": ", ".join(rulesets.PRESET_KEYS)}
+        ]
+    try:
+        validate_timezone(zone)
+    except ValidationError as error:
+        errors["timezone"] = error.messages
+    if errors:
+        raise ValidationError(errors)
+    if categories is None:
+        try:
+            categories = categories_of_preset(preset, overrides)
+        except rulesets.RulesetError as error:
+            raise ValidationError({"rule_overrides": [error.message]}) from None
+    kinds = [category.kind for category in categories]
+    if len(set(kinds)) != len(kinds):
+        raise ValidationError({"categories": [_("Each kind of category only once.")]})
+    for index, category in enumerate(categories):
+        errors.update(_category_errors(category, prefix=f"categories.{index}"))
+        stages = tuple(round_.stage for round_ in category.rounds)
+        if category.kind in rulesets.CATEGORY_KINDS and stages != chosen.rules.rounds_for(
+            category.kind
+        ):
+            overrides[f"rounds_{category.kind}"] = list(stages)
+    if errors:
+        raise ValidationError(errors)
+    championship = Championship(
+        slug=slug,
+        name=name,
+        ruleset=preset,
+        rule_overrides=overrides,
+        starts_at=_aware(starts_at, zone),
+        venue=venue,
+        timezone=zone,
+        currency=currency or chosen.currency,
+        language=language or chosen.language,
+    )
+    championship.full_clean()
+    championship.save()
+    for index, setup in enumerate(categories):
+        _category_create(championship, setup, order=index + 1, prefix=f"categories.{index}")
+    if by is not None:
+        role_grant(championship=championship, user=by, role=ChampionshipRole.Role.ORGANISER)
+    return championship
+
+
+def _category_errors(setup: CategorySetUp, *, prefix: str) -> dict[str, list]:
+    """Return what is wrong with a category's members and rounds, by field."""
+    errors = {}
+    if setup.kind not in rulesets.CATEGORY_KINDS:
+        errors[f"{prefix}.kind"] = [_("Choose individual, pair or team.")]
+    if setup.max_members < setup.min_members:
+        errors[f"{prefix}.max_members"] = [_("At least as many as the minimum.")]
+    stages = [round_.stage for round_ in setup.rounds]
+    if (
+        not stages
+        or stages[-1] != "final"
+        or len(set(stages)) != len(stages)
+        or any(stage not in rulesets.STAGES for stage in stages)
+        or stages != sorted(stages, key=rulesets.STAGES.index)
+    ):
+        errors[f"{prefix}.rounds"] = [
+            _("The rounds go in the order prelim, semifinal, final, and end in the final.")
+        ]
+    return errors
+
+
+def _category_create(
+    championship: Championship, setup: CategorySetUp, *, order: int, prefix: str
+) -> Category:
+    category = Category(
+        championship=championship,
+        key=setup.kind,
+        kind=setup.kind,
+        name=setup.name,
+        order=order,
+        min_members=setup.min_members,
+        max_members=setup.max_members,
+        pieces=setup.pieces,
+        time_limit_minutes=setup.time_limit_minutes,
+        capacity=setup.capacity,
+        fee=setup.fee,
+    )
+    try:
+        category.full_clean(exclude=["championship"])
+    except ValidationError as error:
+        raise _prefixed(error, prefix) from None
+    category.save()
+    for number, round_setup in enumerate(setup.rounds, start=1):
+        last = number == len(setup.rounds)
+        round_ = Round(
+            category=category,
+            key=f"{category.key}-{round_setup.stage}",
+            order=number,
+            stage=round_setup.stage,
+            # Nobody advances from the final.
+            advance=Round.Advance.NONE if last else round_setup.advance,
+            advance_count=None if last else round_setup.advance_count,
+            advance_best_remaining=None if last else round_setup.advance_best_remaining,
+        )
+        round_.championship = championship
+        try:
+            round_.full_clean(exclude=["category"])
+        except ValidationError as error:
+            raise _prefixed(error, f"{prefix}.rounds.{number - 1}") from None
+        round_.save()
+    return category
+
+
 def championship_create(
     *,
     slug: str,
@@ -32,40 +257,18 @@ def championship_create(
     members, pieces, time limit, capacity and fee; the rounds follow the preset's
     stages (one final, or preliminaries and a final).
     """
-    preset = rulesets.get_preset(ruleset)
-    championship = Championship(
-        slug=slug,
+    return championship_set_up(
+        preset=ruleset,
         name=name,
-        ruleset=ruleset,
-        rule_overrides=rule_overrides or {},
+        slug=slug,
         starts_at=starts_at,
+        timezone=timezone,
         venue=venue,
-        timezone=timezone or preset.timezone,
-        currency=currency or preset.currency,
-        language=language or preset.language,
+        currency=currency,
+        language=language,
+        categories=None if with_categories else [],
+        rule_overrides=rule_overrides,
     )
-    championship.full_clean()
-    championship.save()
-    if with_categories:
-        rules = championship.rules
-        for order, kind in enumerate(rulesets.CATEGORY_KINDS, start=1):
-            defaults = preset.categories[kind]
-            category = Category(
-                championship=championship,
-                key=kind,
-                kind=kind,
-                order=order,
-                min_members=defaults.min_members,
-                max_members=defaults.max_members,
-                pieces=defaults.pieces,
-                time_limit_minutes=defaults.time_limit_minutes,
-                capacity=defaults.capacity,
-                fee=defaults.fee,
-            )
-            category.full_clean()
-            category.save()
-            rounds_create_for_stages(category=category, stages=rules.rounds_for(kind))
-    return championship
 
 
 def rounds_create_for_stages(*, category: Category, stages: tuple[str, ...]) -> list[Round]:
@@ -140,4 +343,94 @@ def table_update(*, table: Table, label: str, seats: int, reserved_for_guests: b
     locked.label, locked.seats, locked.reserved_for_guests = label, seats, reserved_for_guests
     locked.full_clean()
     locked.save(update_fields=["label", "seats", "reserved_for_guests"])
+    return locked
+
+
+# Organisers -------------------------------------------------------------------------------
+
+ORGANISERS_GROUP = "Organisers"
+CREATE_PERMISSION = "championship.add_championship"
+# What the group's members may do in the admin, always limited to the championships they
+# organise: everything but deleting a championship and changing judges' captures.
+ORGANISER_APPS = ("championship", "registration", "judging", "results")
+ORGANISER_EXCLUDED = ("delete_championship", "change_capture", "delete_capture")
+
+
+def organisers_group() -> Group:
+    """Return the group "Organisers", with its permissions complete.
+
+    Its members may create championships (``championship.add_championship``) and
+    use the admin for the championships they organise. The migration that
+    creates the group can give only the first: the others exist once every
+    migration has run.
+    """
+    group, _created = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    permissions = Permission.objects.filter(content_type__app_label__in=ORGANISER_APPS).exclude(
+        codename__in=ORGANISER_EXCLUDED
+    )
+    group.permissions.add(*permissions)
+    return group
+
+
+@transaction.atomic
+def organiser_account_set(
+    *, username: str, email: str = "", password: str | None = None
+) -> tuple[object, str]:
+    """Create or update an organiser's account; return it with its password.
+
+    The account may log in to the site and the admin, is no superuser, and is in
+    the group "Organisers": it may create championships and becomes the
+    organiser of each one it creates. Without ``password`` a new one is made.
+    """
+    User = get_user_model()
+    user = User.objects.filter(username=username).first()
+    if user is not None and user.is_superuser:
+        raise ValidationError(
+            {"username": [_("“%(username)s” is a superuser already.") % {"username": username}]}
+        )
+    if user is None:
+        user = User(username=username)
+        try:
+            user.full_clean(exclude=["password"])
+        except ValidationError as error:
+            raise ValidationError(
+                {key: value for key, value in error.message_dict.items() if key != "password"}
+            ) from None
+    password = password or secrets.token_urlsafe(12)
+    user.set_password(password)
+    if email:
+        user.email = email
+    user.is_staff = True
+    user.is_active = True
+    user.save()
+    user.groups.add(organisers_group())
+    return user, password
+
+
+# Editing ------------------------------------------------------------------------------------
+
+CHAMPIONSHIP_EDITABLE = frozenset(
+    {
+        "name",
+        "starts_at",
+        "registration_deadline",
+        "venue",
+        "address",
+        "payment_instructions",
+        "is_public",
+    }
+)
+
+
+@transaction.atomic
+def championship_update(*, championship: Championship, **changes) -> Championship:
+    """Change a championship's name, dates, place, payment instructions or public listing."""
+    unknown = set(changes) - CHAMPIONSHIP_EDITABLE
+    if unknown:
+        raise TypeError(f"not editable here: {', '.join(sorted(unknown))}")
+    locked = Championship.objects.select_for_update().get(pk=championship.pk)
+    for name, value in changes.items():
+        setattr(locked, name, value)
+    locked.full_clean()
+    locked.save(update_fields=[*changes, "updated_at"])
     return locked

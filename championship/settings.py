@@ -167,6 +167,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A category's kind and a capture's kind are both "kind": each enum keeps a name of its own.
+    "ENUM_NAME_OVERRIDES": {"CategoryKindEnum": "championship.models.Category.Kind"},
 }
 
 # Behind a proxy that terminates TLS (see docs/deploy.md).

@@ -3,12 +3,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from championship import control, views
+from championship import control, setup, staff_views, views
 
 championship_patterns = [
     path("", views.home, name="home"),
+    # "new" is a reserved slug (models.RESERVED_SLUGS): no championship hides this page.
+    path("new/", setup.new, name="new"),
     path("<slug:slug>/", views.detail, name="detail"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
+    path("<slug:slug>/manage/edit/", setup.edit, name="edit"),
     # The round control room, the venue's tables and the table cards (championship/control.py).
     path("<slug:slug>/manage/rounds/<slug:round>/", control.round_control, name="round_control"),
     path(
@@ -62,10 +65,19 @@ championship_patterns = [
     path("<slug:slug>/manage/tables/<int:number>/qr.png", control.table_qr, name="table_qr"),
     path("<slug:slug>/manage/cards/<slug:round>/", control.table_cards, name="cards"),
     path("<slug:slug>/seating/<slug:round>/", control.seating, name="seating"),
+    # The staff and their sign-in links (championship/staff_views.py).
+    path("<slug:slug>/manage/staff/", staff_views.staff, name="staff"),
+    path("<slug:slug>/manage/staff/badges/", staff_views.badges, name="staff_badges"),
+    path("<slug:slug>/manage/staff/<int:link>/badge/", staff_views.badges, name="staff_badge"),
+    path("<slug:slug>/manage/staff/<int:link>/revoke/", staff_views.revoke, name="staff_revoke"),
+    path("<slug:slug>/manage/staff/<int:link>/renew/", staff_views.renew, name="staff_renew"),
+    path("<slug:slug>/manage/staff/<int:link>/send/", staff_views.send, name="staff_send"),
 ]
 
 urlpatterns = [
     path("health/", views.health, name="health"),
+    # A staff member's personal sign-in link ("s" is a reserved slug).
+    path("s/<str:token>/", staff_views.sign_in, name="sign_in"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

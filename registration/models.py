@@ -10,6 +10,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from championship import bounds
 from championship.models import Category, Championship, new_token
 from championship.rules import eligibility
 
@@ -185,6 +186,11 @@ class Entry(models.Model):
 
     def __str__(self):
         return self.name
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        # An import from before the bounds may have stored a moment at the calendar's end.
+        return bounds.loaded(super().from_db(db, field_names, values), ())
 
     def consenting_members(self) -> list:
         """Return the members who consented to publication (prefetch ``members`` for lists)."""

@@ -9,8 +9,8 @@ from datetime import date
 from django.core.cache import cache
 from django.db.models import Prefetch
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 
+from championship import bounds
 from championship.models import Heat, Round, Seat
 from registration.models import Person
 from results.models import Result
@@ -288,7 +288,8 @@ def round_date(round_: Round) -> date:
     )
     if first is None:
         return championship.local_date
-    return timezone.localtime(first, championship.tzinfo).date()
+    # Read past the model, so a start stored near the calendar's end is made safe here.
+    return bounds.local_day(first, championship.tzinfo)
 
 
 def waiting_rows(round_: Round, heat: str | None = None) -> list[dict]:

@@ -14,6 +14,9 @@ from registration.models import Entry, EntryMember, Person
 _numbers = itertools.count(1)
 
 START = datetime(2026, 3, 14, 9, 0, tzinfo=UTC)
+# A year whose every day lies ahead, within the five years a championship may be set up
+# for (championship.bounds): for a championship whose registration is still open.
+NEXT_YEAR = datetime.now(UTC).year + 1
 
 
 def championship(*, slug: str | None = None, ruleset: str = "rogaland", **kwargs) -> Championship:

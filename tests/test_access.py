@@ -19,6 +19,7 @@ from championship.services import tables_create
 from judging.services import CaptureInput, capture_record
 from results.services import standings_recompute
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -89,6 +90,9 @@ ACCESS = {
     "championship:detail": (PUBLIC, "get"),
     "championship:seating": (PUBLIC, "get"),
     "championship:manage": (ORGANISER, "get"),
+    "championship:edit": (ORGANISER, "get"),
+    # And the group Organisers, whom this world does not have (tests/championship/test_setup.py).
+    "championship:new": (SUPERUSER, "get"),
     "championship:round_control": (ORGANISER, "get"),
     "championship:round_advancement": (ORGANISER, "post"),
     "championship:round_seat": (ORGANISER, "post"),
@@ -106,6 +110,15 @@ ACCESS = {
     "championship:table_rotate": (ORGANISER, "get"),
     "championship:table_qr": (ORGANISER, "get"),
     "championship:cards": (ORGANISER, "get"),
+    "championship:staff": (ORGANISER, "get"),
+    "championship:staff_badges": (ORGANISER, "get"),
+    "championship:staff_badge": (ORGANISER, "get"),
+    "championship:staff_revoke": (ORGANISER, "post"),
+    "championship:staff_renew": (ORGANISER, "post"),
+    "championship:staff_send": (ORGANISER, "post"),
+    ":sign_in": (PUBLIC, "get"),
+    "api:judges": (ORGANISER, "post"),
+    "api:judge": (ORGANISER, "delete"),
 }
 
 # Who is allowed, by the kind of URL.
@@ -148,7 +161,7 @@ ROUTES = dict(routes())
 @pytest.fixture
 def world(db):
     """Championship A, running and seated, with a visitor of every kind; championship B."""
-    a = factories.championship(slug="a", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
+    a = factories.championship(slug="a", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC))
     b = factories.championship(slug="b", ruleset="sm")
     individual = a.categories.get(kind="individual")
     tables_create(championship=a, count=4)
@@ -203,6 +216,8 @@ def world(db):
         "number": table.number,
         "action": "start",
         "uidb64": "MQ",
+        "link": 0,
+        "judge_id": 0,
     }
     return {
         "a": a,
@@ -222,6 +237,8 @@ def url_of(name, world):
         values["token"] = world["entry"].manage_token
     elif name == "registration:organiser_import_preview":
         values["token"] = "no-such-upload"
+    elif name == ":sign_in":
+        values["token"] = "no-such-sign-in-link"
     elif name == ":password_reset_confirm":
         values["token"] = "set-password"
     elif name == "api:not-found":
@@ -233,6 +250,8 @@ def url_of(name, world):
 def request(client, method, url):
     if method == "post":
         return client.post(url, {}, HTTP_ACCEPT="text/html")
+    if method == "delete":
+        return client.delete(url)
     return client.get(url)
 
 

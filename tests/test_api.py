@@ -23,6 +23,7 @@ from registration.models import Entry
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -593,7 +594,7 @@ def open_sm(db):
     from datetime import UTC, datetime
 
     return factories.championship(
-        slug="sm-2099", ruleset="sm", starts_at=datetime(2099, 5, 8, 8, tzinfo=UTC)
+        slug=f"sm-{NEXT_YEAR}", ruleset="sm", starts_at=datetime(NEXT_YEAR, 5, 8, 8, tzinfo=UTC)
     )
 
 
@@ -650,7 +651,7 @@ def test_the_api_gives_the_forms_messages_by_member_and_saves_nothing(client, op
     body = {
         "members": [
             {"name": "Vuxen", "email": "v@example.se", "birth_date": "1980-01-01"},
-            {"name": "Barn", "birth_date": "2090-01-01"},
+            {"name": "Barn", "birth_date": f"{NEXT_YEAR - 9}-01-01"},
             {"name": "Tredje", "birth_date": "1980-01-01"},
         ]
     }

@@ -11,6 +11,7 @@ from django.utils.dateparse import parse_datetime
 
 from registration.models import Entry, Person
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -50,9 +51,9 @@ def test_the_api_gives_and_applies_rogalands_deadline_when_the_organisers_is_lat
 @pytest.fixture
 def sm_officials_only(db):
     return factories.championship(
-        slug="sm-2099",
+        slug=f"sm-{NEXT_YEAR}",
         ruleset="sm",
-        starts_at=datetime(2099, 5, 8, 8, tzinfo=UTC),
+        starts_at=datetime(NEXT_YEAR, 5, 8, 8, tzinfo=UTC),
         rule_overrides={"unofficial_allowed": False},
     )
 
@@ -93,9 +94,9 @@ def test_the_api_gives_the_reason_in_the_requested_language(client, sm_officials
 @pytest.fixture
 def open_dm(db):
     return factories.championship(
-        slug="dm-2099",
+        slug=f"dm-{NEXT_YEAR}",
         ruleset="dm",
-        starts_at=datetime(2099, 5, 8, 8, tzinfo=UTC),
+        starts_at=datetime(NEXT_YEAR, 5, 8, 8, tzinfo=UTC),
         rule_overrides={"adult_required_below": None, "min_age_individual": None},
     )
 

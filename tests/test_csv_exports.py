@@ -22,11 +22,12 @@ from registration.services import MemberData
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
 ORGANISER = ChampionshipRole.Role.ORGANISER
-START = datetime(2099, 3, 14, 9, tzinfo=UTC)
+START = datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)

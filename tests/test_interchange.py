@@ -660,7 +660,7 @@ BAD = {
     ),
     "unknown ruleset": (
         set_in(["championship", "ruleset"], "nm"),
-        'championship.ruleset: unknown ruleset "nm" (known: rogaland, sm, dm)',
+        'championship.ruleset: unknown ruleset "nm" (known: rogaland, sm, dm, neutral)',
     ),
     "unknown time zone": (
         set_in(["championship", "timezone"], "Europe/Stavanger"),
@@ -723,7 +723,7 @@ BAD = {
     ),
     "a round time limit of zero": (
         set_in(["competitions", 0, "rounds", 0, "time_limit_minutes"], 0),
-        "competitions[0].rounds[0].time_limit_minutes: must be between 1 and 32767, not 0",
+        "competitions[0].rounds[0].time_limit_minutes: must be between 1 and 600, not 0",
     ),
     "a walk-over without its reason": (
         set_in(["competitions", 0, "entries", 0, "walkover_at"], "2026-03-14T10:05:00+01:00"),

@@ -8,10 +8,11 @@ import pytest
 from championship.interchange import InterchangeError, export_document, import_document
 from registration.models import Entry
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
-STARTS = datetime(2099, 5, 1, 9, tzinfo=UTC)
+STARTS = datetime(NEXT_YEAR, 5, 1, 9, tzinfo=UTC)
 
 
 def entrant(category, name, email, born):
@@ -22,7 +23,7 @@ def entrant(category, name, email, born):
 @pytest.fixture
 def dm_document():
     """A dm championship's document: two individuals and a pair, all different people."""
-    dm = factories.championship(slug="dm-2099", ruleset="dm", starts_at=STARTS)
+    dm = factories.championship(slug=f"dm-{NEXT_YEAR}", ruleset="dm", starts_at=STARTS)
     individual = dm.categories.get(kind="individual")
     entrant(individual, "Mette Hansen", "mette@example.dk", date(1990, 5, 1))
     entrant(individual, "Jens Jensen", "jens@example.dk", date(1991, 6, 2))
@@ -103,14 +104,14 @@ def test_a_withdrawn_entry_does_not_count_for_one_entry_per_person(dm_document):
     entry_path = path.rsplit(".", 1)[0]
     competition, entry = (int(part.split("[")[1][:-1]) for part in entry_path.split("."))
     withdrawn = dm_document["competitions"][competition]["entries"][entry]
-    withdrawn.update(status="withdrawn", withdrawn_at="2099-04-01T12:00:00+02:00")
+    withdrawn.update(status="withdrawn", withdrawn_at=f"{NEXT_YEAR}-04-01T12:00:00+02:00")
     imported = import_document(copy.deepcopy(dm_document), replace=True)
     assert Entry.objects.filter(category__championship=imported, status="withdrawn").count() == 1
 
 
 def test_a_restore_keeps_unofficial_entries_and_members_without_identity():
     sm = factories.championship(
-        slug="sm-2099",
+        slug=f"sm-{NEXT_YEAR}",
         ruleset="sm",
         starts_at=STARTS,
         rule_overrides={

@@ -30,6 +30,7 @@ from judging.selectors import capture_values
 from judging.services import CaptureInput, capture_record
 from registration import services as registration_services
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -321,7 +322,7 @@ def test_the_pages_and_the_e_mail_show_the_fee_in_kroner(
     client, django_capture_on_commit_callbacks
 ):
     championship = factories.championship(
-        slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC)
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
     )
     individual = championship.categories.get(kind="individual")
     speak(client, "nb")

@@ -1,7 +1,7 @@
 """Who may call which endpoint: DRF permission classes over ``championship.permissions``."""
 
 from django.utils.translation import gettext_lazy as _
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from championship.models import Championship, ChampionshipRole
 from championship.permissions import has_role
@@ -42,3 +42,23 @@ class IsChampionshipJudge(BasePermission):
 
     def has_object_permission(self, request, view, obj: Championship):
         return has_role(request.user, obj, ChampionshipRole.Role.JUDGE)
+
+
+class MayCreateChampionships(BasePermission):
+    """Let everyone read; let users with ``championship.add_championship`` create.
+
+    Anonymous users get 401, users without the permission 403.
+    """
+
+    message = _("Only organisers who may create championships may do this.")
+
+    def has_permission(self, request, view):
+        if request.method in SAFE_METHODS:
+            return True
+        user = request.user
+        return bool(
+            user
+            and user.is_authenticated
+            and user.is_active
+            and user.has_perm("championship.add_championship")
+        )

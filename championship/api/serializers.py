@@ -5,13 +5,14 @@ serializers name their fields one by one, so that no field of a person can slip
 into a public answer.
 """
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from championship import selectors
-from championship.models import Category, Championship, Heat, Round
+from championship import bounds, rulesets, selectors
+from championship.models import Category, Championship, Currency, Heat, Round
 from results.models import Result
 
 DETAIL_VIEW = "api:championship-detail"
@@ -488,3 +489,144 @@ class CaptureSerializer(serializers.Serializer):
 
 class ServerTimeSerializer(serializers.Serializer):
     now_ms = serializers.IntegerField(help_text="The server's clock, milliseconds since 1970.")
+
+
+STAFF_ROLES = ["judge", "head_judge", "organiser"]
+
+
+class StaffInputSerializer(serializers.Serializer):
+    """A person to add to the championship's staff, who signs in with a personal link."""
+
+    name = serializers.CharField(max_length=150)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
+    role = serializers.ChoiceField(
+        choices=STAFF_ROLES, help_text="`organiser` invites a co-organiser."
+    )
+    send_email = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Mail the link to `email` (when one is given).",
+    )
+
+
+class StaffLinkSerializer(serializers.Serializer):
+    """A person added to the staff, with the link that signs them in."""
+
+    id = serializers.IntegerField(help_text="The link's id, to revoke it.")
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=STAFF_ROLES)
+    sign_in_url = serializers.URLField(
+        help_text="Opening it signs the browser in as this person; keep it secret."
+    )
+
+
+class StaffMemberSerializer(StaffLinkSerializer):
+    """A person of the staff with their latest link, working or revoked."""
+
+    email = serializers.CharField(source="user.email")
+    active = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+    revoked_at = serializers.DateTimeField(allow_null=True)
+    sign_in_url = serializers.URLField(
+        allow_null=True, help_text="Null once revoked. Opening it signs the browser in."
+    )
+
+
+# Creating a championship ---------------------------------------------------------------------
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "example": "2026-11-14T10:00",
+        "description": (
+            "ISO 8601. Without an offset, the wall-clock time in the championship's time zone."
+        ),
+    }
+)
+class WallClockOrAwareField(serializers.Field):
+    """A date and time with an offset, or without one (then local to the championship)."""
+
+    default_error_messages = {
+        "invalid": _("Give a date and time such as 2026-11-14T10:00, with or without an offset.")
+    }
+
+    def to_internal_value(self, data):
+        from django.utils.dateparse import parse_datetime
+
+        try:
+            value = parse_datetime(data) if isinstance(data, str) else None
+        except ValueError:
+            value = None
+        if value is None:
+            self.fail("invalid")
+        return value
+
+    def to_representation(self, value):
+        return value.isoformat()
+
+
+class RoundSetUpInputSerializer(serializers.Serializer):
+    """A round of a new category: its stage and, before the final, who advances."""
+
+    stage = serializers.ChoiceField(choices=list(rulesets.STAGES))
+    advance = AdvanceSerializer(
+        required=False,
+        help_text='{"overall": N}, or {"per_heat": N, "best_remaining": M}; none: nobody yet.',
+    )
+
+
+class CategorySetUpInputSerializer(serializers.Serializer):
+    """A category of a new championship; what is left out comes from the preset."""
+
+    kind = serializers.ChoiceField(choices=Category.Kind.choices)
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    min_members = serializers.IntegerField(min_value=1, max_value=20, required=False)
+    max_members = serializers.IntegerField(min_value=1, max_value=20, required=False)
+    pieces = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+    time_limit_minutes = serializers.IntegerField(
+        min_value=bounds.TIME_LIMIT_MINUTES_MIN,
+        max_value=bounds.TIME_LIMIT_MINUTES_MAX,
+        required=False,
+    )
+    capacity = serializers.IntegerField(
+        min_value=0, max_value=100_000, required=False, allow_null=True, help_text="Null: no limit."
+    )
+    fee = serializers.DecimalField(
+        max_digits=8, decimal_places=2, min_value=0, required=False, coerce_to_string=True
+    )
+    rounds = RoundSetUpInputSerializer(
+        many=True,
+        required=False,
+        min_length=1,
+        max_length=3,
+        help_text="In order, ending in the final. Left out: the preset's rounds.",
+    )
+
+
+class ChampionshipCreateSerializer(serializers.Serializer):
+    """A new championship from a preset; what is left out comes from the preset."""
+
+    preset = serializers.ChoiceField(choices=list(rulesets.PRESET_KEYS))
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=64)
+    starts_at = WallClockOrAwareField()
+    timezone = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="IANA, e.g. Europe/Stockholm. Default: the preset's.",
+    )
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    currency = serializers.ChoiceField(choices=Currency.choices, required=False)
+    language = serializers.ChoiceField(choices=settings.LANGUAGES, required=False)
+    categories = CategorySetUpInputSerializer(
+        many=True,
+        required=False,
+        min_length=1,
+        max_length=3,
+        help_text=(
+            "The categories to create, each kind once, each overriding the preset's values "
+            "for its kind. Left out: the preset's three categories."
+        ),
+    )

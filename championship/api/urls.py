@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from championship.api import views
+from championship.api import staff, views
 
 app_name = "api"
 
@@ -40,6 +40,16 @@ urlpatterns = [
         "championships/<slug:championship_slug>/captures/",
         views.CaptureView.as_view(),
         name="captures",
+    ),
+    path(
+        "championships/<slug:championship_slug>/judges/",
+        staff.JudgesView.as_view(),
+        name="judges",
+    ),
+    path(
+        "championships/<slug:championship_slug>/judges/<int:judge_id>/",
+        staff.JudgeView.as_view(),
+        name="judge",
     ),
     path(
         "championships/<slug:championship_slug>/export/",

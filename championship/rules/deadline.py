@@ -21,9 +21,13 @@ def days_before(moment: datetime, days: int, tz: tzinfo) -> datetime:
     happens twice that day (the autumn change), or not at all (the spring
     change), is read as the earlier of its two readings.
     """
-    wall = moment.astimezone(tz).replace(tzinfo=None) - timedelta(days=days)
-    # In UTC: a local time in the repeated hour never compares equal to another zone's.
-    return min(wall.replace(tzinfo=tz, fold=fold).astimezone(UTC) for fold in (0, 1))
+    try:
+        wall = moment.astimezone(tz).replace(tzinfo=None) - timedelta(days=days)
+        # In UTC: a local time in the repeated hour never compares equal to another zone's.
+        return min(wall.replace(tzinfo=tz, fold=fold).astimezone(UTC) for fold in (0, 1))
+    except OverflowError:
+        # More days than the calendar holds before the moment: its earliest moment.
+        return datetime.min.replace(tzinfo=UTC)
 
 
 def registration_deadline(

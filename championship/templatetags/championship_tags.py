@@ -1,7 +1,7 @@
 """Template helpers every page shares: money, time zones and presets as readers say them."""
 
 from django import template
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, gettext
 
 from championship import l10n, rulesets
 
@@ -26,7 +26,8 @@ def zone_name(zone: str) -> str:
 def preset_title(key: str) -> str:
     """Return a ruleset preset's title ("Pussel-SM"), without the code organisers know it by."""
     try:
-        return rulesets.get_preset(key).title
+        # The national titles are names and stay as they are; the neutral one is translated.
+        return gettext(rulesets.get_preset(key).title)
     except rulesets.RulesetError:
         return key
 

@@ -35,8 +35,14 @@ async function keep(key, response) {
   const cache = await caches.open(CACHE);
   if (response.ok && response.type === "basic" && !response.redirected) {
     await cache.put(key, response);
-  } else if (response.status === 404 || response.status === 403) {
-    // A replaced QR token, or a judge who lost the role: no copy to fall back on.
+  } else if (
+    response.type === "opaqueredirect" || // a navigation sent elsewhere (the worker sees no more)
+    response.redirected ||
+    response.status === 404 ||
+    response.status === 403
+  ) {
+    // A replaced QR token, a judge who lost the role, or a phone signed out (sent to
+    // the login page, as when its sign-in link is revoked): no copy to fall back on.
     await cache.delete(key);
   }
 }

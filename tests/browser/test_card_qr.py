@@ -17,6 +17,7 @@ from championship.rounds import SeatingPlan
 from championship.services import tables_create
 from tests import factories
 from tests.championship.test_cards import decode
+from tests.factories import NEXT_YEAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,9 +28,9 @@ SCREENSHOTS = os.environ.get("SCREENSHOTS") and "/tmp/shots/getting-started"
 @pytest.fixture
 def seated_round(db):
     championship = factories.championship(
-        slug="rm-2099",
-        name="Rogalandsmesterskapet 2099",
-        starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC),
+        slug=f"rm-{NEXT_YEAR}",
+        name=f"Rogalandsmesterskapet {NEXT_YEAR}",
+        starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC),
     )
     individual = championship.categories.get(kind="individual")
     tables_create(championship=championship, count=3, seats=1)

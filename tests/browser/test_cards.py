@@ -15,6 +15,7 @@ from championship.rounds import SeatingPlan
 from championship.services import tables_create
 from tests import factories
 from tests.championship.test_cards import decode
+from tests.factories import NEXT_YEAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,9 +25,9 @@ PASSWORD = "a-long-password-1"  # what tests.factories.user gives every user
 @pytest.fixture
 def seated_round(db):
     championship = factories.championship(
-        slug="rm-2099",
-        name="Rogalandsmesterskapet 2099",
-        starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC),
+        slug=f"rm-{NEXT_YEAR}",
+        name=f"Rogalandsmesterskapet {NEXT_YEAR}",
+        starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC),
     )
     individual = championship.categories.get(kind="individual")
     tables_create(championship=championship, count=4, seats=2)

@@ -11,6 +11,7 @@ from championship.models import ChampionshipRole
 from championship.services import tables_create
 from tests import factories
 from tests.browser.screens import shot
+from tests.factories import NEXT_YEAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,10 +21,10 @@ PASSWORD = "a-long-password-1"  # what tests.factories.user gives every user
 @pytest.fixture
 def sm_prelim(db):
     sm = factories.championship(
-        slug="sm-2099",
+        slug=f"sm-{NEXT_YEAR}",
         ruleset="sm",
-        name="Pussel-SM 2099",
-        starts_at=datetime(2099, 5, 8, 8, tzinfo=UTC),
+        name=f"Pussel-SM {NEXT_YEAR}",
+        starts_at=datetime(NEXT_YEAR, 5, 8, 8, tzinfo=UTC),
     )
     individual = sm.categories.get(kind="individual")
     tables_create(championship=sm, count=3)
@@ -32,7 +33,7 @@ def sm_prelim(db):
             individual,
             members=[factories.person(sm, name=name, citizenship=["SE"])],
             name=name,
-            checked_in_at=datetime(2099, 5, 8, 7, tzinfo=UTC),
+            checked_in_at=datetime(NEXT_YEAR, 5, 8, 7, tzinfo=UTC),
         )
     prelim = individual.rounds.get(stage="prelim")
     rounds.round_seat(round_=prelim)

@@ -24,6 +24,7 @@ from judging.services import CaptureInput, capture_record
 from registration.models import Entry
 from results.models import Result
 from tests import factories
+from tests.browser.offline import wait_for_kept_copy
 from tests.browser.test_judging import PASSWORD, forget_the_phone, log_in, queued
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -302,9 +303,7 @@ def test_a_reload_while_the_network_is_down_shows_the_kept_page_and_queues_time(
     forget_the_phone(phone, live_server)
     log_in(phone, live_server, "judy", here.table.get_absolute_url())
     expect(phone.locator("[data-clock-state]")).to_contain_text("±")  # the offset is measured
-    phone.wait_for_function(
-        "async () => Boolean(await caches.match(location.origin + location.pathname))"
-    )
+    wait_for_kept_copy(phone, phone.url.split("?")[0])
     # A page from the network would show the new name: the kept copy shows the old one.
     Entry.objects.filter(pk=entry.pk).update(name="Renamed While Offline")
     try:

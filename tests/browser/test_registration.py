@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from championship.models import Category
 from registration.models import Entry
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,10 +17,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def sm(db):
     return factories.championship(
-        slug="sm-2099",
+        slug=f"sm-{NEXT_YEAR}",
         ruleset="sm",
-        name="Pussel-SM 2099",
-        starts_at=datetime(2099, 5, 8, 8, tzinfo=UTC),
+        name=f"Pussel-SM {NEXT_YEAR}",
+        starts_at=datetime(NEXT_YEAR, 5, 8, 8, tzinfo=UTC),
     )
 
 
@@ -42,7 +43,7 @@ def fill_member(page, index, *, name, email="", birth, citizenship):
 
 def test_sm_team_of_four_with_a_13_year_old_and_an_adult_is_confirmed(english, live_server, sm):
     page = english
-    page.goto(f"{live_server.url}/sm-2099/register/team/")
+    page.goto(f"{live_server.url}/sm-{NEXT_YEAR}/register/team/")
     page.fill("#id_name", "Bitarna")
     fill_member(
         page,
@@ -54,7 +55,9 @@ def test_sm_team_of_four_with_a_13_year_old_and_an_adult_is_confirmed(english, l
     )
     fill_member(page, 1, name="Bo Berg", birth="1978-06-30", citizenship="SE")
     fill_member(page, 2, name="Cecilia Carlsson", birth="1990-11-11", citizenship="SE")
-    fill_member(page, 3, name="Dana Andersson", birth="2086-01-15", citizenship="SE")  # 13
+    fill_member(
+        page, 3, name="Dana Andersson", birth=f"{NEXT_YEAR - 13}-01-15", citizenship="SE"
+    )  # 13
     page.get_by_role("button", name="Register").click()
     # Without the adult the form says what is missing, and nothing is saved. (Waits for the
     # answer: right after the click the page may still be the one before.)
@@ -64,7 +67,7 @@ def test_sm_team_of_four_with_a_13_year_old_and_an_adult_is_confirmed(english, l
     for index in range(4):
         page.check(f"#id_members-{index}-publish_consent")
     page.get_by_role("button", name="Register").click()
-    page.wait_for_url(f"{live_server.url}/sm-2099/entries/**")
+    page.wait_for_url(f"{live_server.url}/sm-{NEXT_YEAR}/entries/**")
     expect(page.get_by_text("Your entry is confirmed")).to_be_visible()
     entry = Entry.objects.get()
     assert (entry.status, entry.members.count(), entry.adult_name) == (
@@ -78,7 +81,7 @@ def test_a_norwegian_is_told_before_submitting_the_entry_will_be_hors_concours(
     english, live_server, sm
 ):
     page = english
-    page.goto(f"{live_server.url}/sm-2099/register/individual/")
+    page.goto(f"{live_server.url}/sm-{NEXT_YEAR}/register/individual/")
     box = page.locator("#officiality")
     fill_member(
         page, 0, name="Ola Nordmann", email="ola@example.no", birth="1985-04-04", citizenship="NO"
@@ -99,11 +102,11 @@ def test_withdrawing_through_the_manage_link_promotes_the_first_on_the_waiting_l
     first = factories.entry(individual, members=[person], status="confirmed", name="Först")
     waiting = factories.entry(individual, status="waitlisted", name="Väntar")
     page = english
-    page.goto(f"{live_server.url}/sm-2099/entries/{first.manage_token}/")
+    page.goto(f"{live_server.url}/sm-{NEXT_YEAR}/entries/{first.manage_token}/")
     page.check("#confirm-withdraw")
     page.get_by_role("button", name="Withdraw the entry").click()
     page.get_by_text("Your entry is withdrawn").wait_for()
     waiting.refresh_from_db()
     assert waiting.status == "confirmed"
-    page.goto(f"{live_server.url}/sm-2099/entries/{waiting.manage_token}/")
+    page.goto(f"{live_server.url}/sm-{NEXT_YEAR}/entries/{waiting.manage_token}/")
     assert page.locator(".state-confirmed").is_visible()

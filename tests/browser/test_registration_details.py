@@ -11,6 +11,7 @@ from championship.models import Championship, ChampionshipRole
 from registration.models import Entry, Person
 from tests import factories
 from tests.browser.screens import shot
+from tests.factories import NEXT_YEAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,13 +21,13 @@ PASSWORD = "a-long-password-1"  # what tests.factories.user gives every user
 @pytest.fixture
 def sm(db):
     championship = factories.championship(
-        slug="sm-2099",
+        slug=f"sm-{NEXT_YEAR}",
         ruleset="sm",
-        name="Pussel-SM 2099",
-        starts_at=datetime(2099, 5, 8, 8, tzinfo=UTC),
+        name=f"Pussel-SM {NEXT_YEAR}",
+        starts_at=datetime(NEXT_YEAR, 5, 8, 8, tzinfo=UTC),
     )
     Championship.objects.filter(pk=championship.pk).update(
-        registration_deadline=datetime(2099, 4, 30, 21, 59, tzinfo=UTC),
+        registration_deadline=datetime(NEXT_YEAR, 4, 30, 21, 59, tzinfo=UTC),
         payment_instructions="Swisha {fee} till 123 456 78 90 och märk betalningen {reference}.",
     )
     championship.categories.filter(kind="pair").update(fee=150)
@@ -42,23 +43,23 @@ def english(phone, live_server):
 
 
 def test_the_championship_page_shows_each_categorys_deadline_on_a_phone(phone, live_server, sm):
-    phone.goto(f"{live_server.url}/sm-2099/")  # no language chosen: Swedish
+    phone.goto(f"{live_server.url}/sm-{NEXT_YEAR}/")  # no language chosen: Swedish
     deadlines = phone.locator(".registration-deadline")
     expect(deadlines).to_have_count(3)
-    expect(deadlines.first).to_have_text("30 april 2099 kl. 23:59")
+    expect(deadlines.first).to_have_text(f"30 april {NEXT_YEAR} kl. 23:59")
     shot(phone, "championship-deadlines-sv")
 
 
 def test_a_12_year_old_hears_the_refusal_before_submitting(english, live_server, sm):
     page = english
-    page.goto(f"{live_server.url}/sm-2099/register/individual/")
+    page.goto(f"{live_server.url}/sm-{NEXT_YEAR}/register/individual/")
     expect(page.locator("label[for=id_members-0-birth_date]")).to_have_text("Birth date *")
     box = page.locator("#officiality")
     page.fill("#id_members-0-name", "Lilla Lisa")
     page.fill("#id_members-0-email", "lisa@example.se")
     page.select_option("#id_members-0-citizenship", "SE")
     expect(box).to_contain_text("The entry will be official.")
-    page.fill("#id_members-0-birth_date", "2087-01-01")  # 12 on the day
+    page.fill("#id_members-0-birth_date", f"{NEXT_YEAR - 12}-01-01")  # 12 on the day
     page.locator("#id_members-0-birth_date").dispatch_event("change")
     expect(box).to_contain_text("As filled in, the entry will be refused:")
     expect(box).to_contain_text("Lilla Lisa: The minimum age in this category is 14")
@@ -73,22 +74,22 @@ def test_each_member_of_a_pair_consents_for_themself_and_is_told_how_to_pay(
     english, live_server, sm
 ):
     page = english
-    page.goto(f"{live_server.url}/sm-2099/register/pair/")
+    page.goto(f"{live_server.url}/sm-{NEXT_YEAR}/register/pair/")
     consents = page.locator("input[type=checkbox][name$=publish_consent]")
     expect(consents).to_have_count(2)
     page.fill("#id_members-0-name", "Åsa Öberg")
     page.fill("#id_members-0-email", "asa@example.se")
-    page.fill("#id_members-0-birth_date", "2060-05-06")
+    page.fill("#id_members-0-birth_date", f"{NEXT_YEAR - 39}-05-06")
     page.fill("#id_members-0-city", "Malmö")
     page.select_option("#id_members-0-citizenship", "SE")
     page.check("#id_members-0-publish_consent")
     page.fill("#id_members-1-name", "Hemliga Hanna")
-    page.fill("#id_members-1-birth_date", "2062-07-08")
+    page.fill("#id_members-1-birth_date", f"{NEXT_YEAR - 37}-07-08")
     page.select_option("#id_members-1-citizenship", "SE")
     expect(page.locator("#officiality")).to_contain_text("The entry will be official.")
     shot(page, "register-pair-consent-390")
     page.get_by_role("button", name="Register").click()
-    page.wait_for_url(f"{live_server.url}/sm-2099/entries/**")
+    page.wait_for_url(f"{live_server.url}/sm-{NEXT_YEAR}/entries/**")
     entry = Entry.objects.get()
     how = page.locator(".payment-instructions")
     expect(how).to_contain_text(
@@ -100,7 +101,7 @@ def test_each_member_of_a_pair_consents_for_themself_and_is_told_how_to_pay(
         "Åsa Öberg": True,
         "Hemliga Hanna": False,
     }
-    page.goto(f"{live_server.url}/sm-2099/")
+    page.goto(f"{live_server.url}/sm-{NEXT_YEAR}/")
     entries = page.locator(".entry-list").nth(1)
     entries.locator("summary").click()
     expect(entries.locator("li").first).to_contain_text("Åsa Öberg")
@@ -115,7 +116,7 @@ def test_the_checkin_desk_sees_who_has_not_paid(english, live_server, sm):
     for name, status in (("Ulla & Ulf", "unpaid"), ("Pia & Per", "paid"), ("Fia & Fred", "waived")):
         factories.entry(pair, name=name, fee=150, payment_status=status)
     factories.role(sm, ChampionshipRole.Role.ORGANISER, username="kari")
-    path = "/sm-2099/manage/checkin/"
+    path = f"/sm-{NEXT_YEAR}/manage/checkin/"
     page.goto(f"{live_server.url}{path}")
     page.fill("input[name=username]", "kari")
     page.fill("input[name=password]", PASSWORD)

@@ -1,12 +1,14 @@
 """The championship day in the order people live it, in a real browser, one screen after another.
 
-An sm championship (preliminary round, then a final): an entrant registers on
-a phone; the organiser checks entrants in, adds tables, seats the round and
-prints the cards, whose QR code a judge's phone scans; the heat starts and the
-projector shows it; a judge records two finishes (one while the network is
-down) and, after the organiser calls time, a piece count; the head judge
-corrects a result and marks a no-show on the dashboard; the qualified advance
-to the final, and a spectator reads the results on a phone.
+An sm championship (preliminary round, then a final): an organiser, who is no
+superuser, creates it from the home page and adds the judges, who sign in with
+their badges' links; an entrant registers on a phone; the organiser checks
+entrants in, adds tables, seats the round and prints the cards, whose QR code a
+judge's phone scans; the heat starts and the projector shows it; a judge
+records two finishes (one while the network is down) and, after the organiser
+calls time, a piece count; the head judge corrects a result and marks a no-show
+on the dashboard; the qualified advance to the final, and a spectator reads the
+results on a phone.
 
 With ``DOCS_SCREENSHOTS`` set to a folder (``docs/img``), each step's screen is
 saved there for docs/organisers.md, which walks the same day.
@@ -15,6 +17,7 @@ saved there for docs/organisers.md, which walks the same day.
 import io
 import os
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
@@ -24,7 +27,8 @@ from django.utils import timezone
 from PIL import Image
 from playwright.sync_api import expect
 
-from championship.models import ChampionshipRole, Heat, Round, Table
+from championship import services
+from championship.models import Championship, ChampionshipRole, Heat, Round, Table
 from judging.models import Capture
 from registration.models import Entry
 from results.models import Result
@@ -47,15 +51,14 @@ def shot(page, name, *, full_page=True):
 
 
 @pytest.fixture
-def day(db):
-    """An sm championship a month ahead, its staff, and three entrants already checked in."""
-    championship = factories.championship(
-        slug="sm-day",
-        ruleset="sm",
-        name="Pussel-SM",
-        starts_at=timezone.now() + timedelta(days=30),
-        venue="Folkets hus, Linköping",
-    )
+def kari(db):
+    """An organiser's account as ``create_organiser`` makes it: no superuser, no championship."""
+    user, _password = services.organiser_account_set(username="kari", password=PASSWORD)
+    return user
+
+
+def three_checked_in(championship):
+    """Three entrants of the individual category, registered and checked in before the day."""
     individual = championship.categories.get(kind="individual")
     for name, citizenship in (("Stina Ek", "SE"), ("Bo Lind", "SE"), ("Mette Holm", "DK")):
         person = factories.person(
@@ -67,11 +70,6 @@ def day(db):
             checked_in_at=timezone.now(),
             publish_consent=True,
         )
-    Role = ChampionshipRole.Role
-    factories.role(championship, Role.ORGANISER, username="kari")
-    factories.role(championship, Role.JUDGE, username="judy")
-    factories.role(championship, Role.HEAD_JUDGE, username="hanna")
-    return championship
 
 
 def english(page, live_server):
@@ -92,27 +90,64 @@ def log_in(page, live_server, username, url):
     page.wait_for_url(url)
 
 
+def sign_in_with_link(page, live_server, link, url):
+    """Open a staff member's sign-in link on a device nobody is signed in on, then ``url``."""
+    page.context.clear_cookies()
+    english(page, live_server)
+    page.goto(link)
+    assert "/s/" not in page.url and "/accounts/login/" not in page.url, page.url
+    page.goto(url)
+
+
 def submit(page, action_suffix):
     """Press the button of the form whose action ends with ``action_suffix``."""
     page.locator(f"form[action$='{action_suffix}'] button[type=submit]").first.click()
 
 
-def test_the_day_from_registration_to_the_final(page, live_server, day, settings):
+def test_the_day_from_registration_to_the_final(page, live_server, kari, settings):
     settings.SITE_URL = ""  # the cards carry the address they are opened at
     page.on("dialog", lambda dialog: dialog.accept())
     base = live_server.url
-    slug = day.slug
-    prelim = day.rounds.get(key="individual-prelim")
-    control = f"{base}/{slug}/manage/rounds/{prelim.key}/"
+    slug = "sm-day"
+    start = timezone.localtime(timezone.now() + timedelta(days=30), ZoneInfo("Europe/Stockholm"))
 
-    # 1. The organiser lands on their championship.
+    # 1. The organiser creates the championship from the home page.
     page.set_viewport_size(LAPTOP)
     log_in(page, live_server, "kari", f"{base}/")
-    expect(page.locator("main")).to_contain_text("Your championships")
     shot(page, "01-home")
-    page.goto(f"{base}/{slug}/manage/")
-    expect(page.locator("h1")).to_contain_text("Control room")
-    shot(page, "02-control-room")
+    page.get_by_role("link", name="New championship").click()
+    page.get_by_label("Pussel-SM (sm)").check()
+    expect(page.locator("#setup-team")).to_be_visible()  # the preset fills in the rest
+    page.fill("#id_name", "Pussel-SM")
+    page.fill("input[name=slug]", slug)
+    page.fill("input[name=starts_at]", f"{start:%Y-%m-%d}T10:00")
+    page.get_by_label("Venue").fill("Folkets hus, Linköping")
+    expect(page.locator("#id_timezone")).to_have_value("Europe/Stockholm")
+    shot(page, "02-new")
+    page.get_by_role("button", name="Create the championship").click()
+    expect(page.get_by_role("heading", name="Control room")).to_be_visible()
+    shot(page, "03-control-room")
+    day = Championship.objects.get(slug=slug)
+    assert day.roles.filter(user=kari, role=ChampionshipRole.Role.ORGANISER).exists()
+    assert timezone.localtime(day.starts_at, ZoneInfo("Europe/Stockholm")).hour == 10
+    prelim = day.rounds.get(key="individual-prelim")
+    control = f"{base}/{slug}/manage/rounds/{prelim.key}/"
+    three_checked_in(day)
+
+    # The judges: added by name, each with a sign-in link (on a badge) instead of a password.
+    page.get_by_role("link", name="Staff and sign-in links").click()
+    links = {}
+    for name, role in (("Judy", "judge"), ("Hanna", "head_judge")):
+        page.get_by_label("Name").fill(name)
+        page.get_by_label("Role").select_option(role)
+        page.get_by_role("button", name="Add and make a sign-in link").click()
+        row = page.locator("tr.staff-row", has_text=name)
+        expect(row).to_contain_text("Active")
+        links[name] = row.locator("input[readonly]").input_value()
+    shot(page, "04-staff")
+    page.locator("tr.staff-row", has_text="Judy").get_by_role("link", name="Badge").click()
+    expect(page.locator(".staff-badge-name")).to_have_text("Judy")
+    shot(page, "05-badge")
 
     # 2. An entrant registers on a phone.
     phone = page.context.new_page()
@@ -125,25 +160,25 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
     consent = phone.locator("input[type=checkbox][name$='publish_consent']").first
     consent.check()
     expect(phone.locator("#officiality")).to_contain_text("The entry will be official.")
-    shot(phone, "03-register")
+    shot(phone, "06-register")
     phone.get_by_role("button", name="Register").click()
     phone.wait_for_url(f"{base}/{slug}/entries/**")
     expect(phone.get_by_text("Your entry is confirmed")).to_be_visible()
-    shot(phone, "04-confirmed")
+    shot(phone, "07-confirmed")
     anna = Entry.objects.get(name="Anna Andersson")
 
     # 3. The organiser sees the entries and checks Anna in at the door (on a phone).
     page.set_viewport_size(LAPTOP)
     page.goto(f"{base}/{slug}/manage/entries/")
     expect(page.locator("main")).to_contain_text("Anna Andersson")
-    shot(page, "05-entries")
+    shot(page, "08-entries")
     page.set_viewport_size(PHONE)
     page.goto(f"{base}/{slug}/manage/checkin/?q=Anna")
     page.locator(f"form[action$='/checkin/{anna.pk}/'] button[type=submit]").click()
     expect(page.locator("main")).to_contain_text("Undo")
     anna.refresh_from_db()
     assert anna.checked_in_at is not None
-    shot(page, "06-checkin")
+    shot(page, "09-checkin")
 
     # 4. Tables, advancement and seating.
     page.set_viewport_size(LAPTOP)
@@ -152,7 +187,7 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
     page.locator("form.tables-add button[type=submit]").click()
     expect(page.locator("main")).to_contain_text("6 tables added")
     assert Table.objects.filter(championship=day).count() == 6
-    shot(page, "07-tables")
+    shot(page, "10-tables")
     page.goto(control)
     page.select_option("form.advance-form select[name=advance]", "overall")
     page.fill("form.advance-form input[name=advance_count]", "2")
@@ -162,13 +197,13 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
     expect(page.locator("main")).to_contain_text("Anna Andersson")
     submit(page, "/publish/")
     expect(page.locator("form[action$='/publish/']")).to_have_count(0)
-    shot(page, "08-seated")
+    shot(page, "11-seated")
 
     # 5. The table cards, and what a judge's phone reads in a card's QR code.
     page.goto(f"{base}/{slug}/manage/cards/{prelim.key}/")
     card = page.locator(".table-card").first
     expect(card).to_contain_text("1")
-    shot(page, "09-cards")
+    shot(page, "12-cards")
     png = card.locator(".table-card-qr svg").screenshot()
     scanned = decode(np.ascontiguousarray(np.array(Image.open(io.BytesIO(png)).convert("L"))))
     table_one = Table.objects.get(championship=day, number=1)
@@ -178,7 +213,7 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
     projector = page.context.new_page()
     projector.set_viewport_size(PROJECTOR)
     projector.goto(f"{base}/{slug}/screen/{prelim.key}/")
-    shot(projector, "10-screen-before", full_page=False)
+    shot(projector, "13-screen-before", full_page=False)
     page.goto(control)
     submit(page, "/start/")
     expect(page.locator("main")).to_contain_text("Running")
@@ -189,15 +224,15 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
 
     # 7. The judge scans table 1 and records the finish of who sits there. (One browser
     # plays every part: each logs in in turn.)
-    log_in(phone, live_server, "judy", scanned)
+    sign_in_with_link(phone, live_server, links["Judy"], scanned)
     expect(phone.locator("h1.table-number")).to_contain_text("Table 1")
     phone.get_by_role("button", name="TIME", exact=True).first.click()
     expect(phone.locator("[data-save-state]").first).to_have_text("saved")
     phone.fill('[data-field="lost"]', "1")
-    shot(phone, "11-judge-time")
+    shot(phone, "14-judge-time")
     phone.get_by_role("button", name="Show the entrant").first.click()
     expect(phone.locator("[data-review-source]").first).to_have_text("as saved")
-    shot(phone, "12-judge-review")
+    shot(phone, "15-judge-review")
     phone.get_by_role("button", name="Confirmed by the entrant").first.click()
     expect(phone.locator(".confirmed-badge").first).to_contain_text("Confirmed")
 
@@ -208,7 +243,7 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
         phone.context.set_offline(True)
         phone.get_by_role("button", name="TIME", exact=True).first.click()
         expect(phone.locator("[data-queue-state]")).to_contain_text("1 capture waiting")
-        shot(phone, "13-judge-offline")
+        shot(phone, "16-judge-offline")
     finally:
         phone.context.set_offline(False)
     expect(phone.locator("[data-save-state]").first).to_have_text("saved", timeout=20_000)
@@ -216,13 +251,13 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
 
     projector.wait_for_timeout(5000)  # a poll or two
     expect(projector.locator("body")).to_contain_text("2 of 4 finished", timeout=15_000)
-    shot(projector, "14-screen-running", full_page=False)
+    shot(projector, "17-screen-running", full_page=False)
 
     # 8. The organiser calls time; at table 3 the judge counts the pieces.
     log_in(page, live_server, "kari", control)
     submit(page, "/close/")
     expect(page.locator("main")).to_contain_text("Time is up")
-    log_in(phone, live_server, "judy", f"{base}/")
+    sign_in_with_link(phone, live_server, links["Judy"], f"{base}/")
     table_three = Table.objects.get(championship=day, number=3)
     phone.goto(f"{base}/t/{table_three.token}/")
     expect(phone.get_by_text("Count the pieces").first).to_be_visible()
@@ -233,10 +268,12 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
     expect(phone.locator("[data-review-value]").first).to_have_text("480")
     phone.get_by_role("button", name="Confirmed by the entrant").first.click()
     expect(phone.locator(".confirmed-badge").first).to_contain_text("Confirmed")
-    shot(phone, "15-judge-count")
+    shot(phone, "18-judge-count")
 
     # 9. The head judge corrects table 2's time and marks table 4 as not started.
-    log_in(page, live_server, "hanna", f"{base}/{slug}/manage/rounds/{prelim.key}/dashboard/")
+    sign_in_with_link(
+        page, live_server, links["Hanna"], f"{base}/{slug}/manage/rounds/{prelim.key}/dashboard/"
+    )
     two = Result.objects.get(round=prelim, entry__seats__table=table_two)
     page.locator("details.row-correct summary").filter(has_text=two.entry.name).click()
     page.fill(f"#correct-{two.entry_id}-time", "0:41:50")
@@ -245,7 +282,7 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
         "The judge tapped late: the video shows 0:41:50.",
     )
     form = page.locator(f"form:has(#correct-{two.entry_id}-time)")
-    shot(page, "16-dashboard-correct")
+    shot(page, "19-dashboard-correct")
     form.locator("button[type=submit]").click()
     expect(page.locator("main")).to_contain_text("is recorded")
     two.refresh_from_db()
@@ -271,11 +308,11 @@ def test_the_day_from_registration_to_the_final(page, live_server, day, settings
     assert qualified == ["Bo Lind", "Stina Ek"]  # Anna did not finish; Mette did not start
     page.goto(f"{base}/{slug}/manage/rounds/{final.key}/")
     expect(page.locator("main")).to_contain_text("Bo Lind")
-    shot(page, "17-final-seated")
+    shot(page, "20-final-seated")
 
     # 11. A spectator reads the preliminary round's results on a phone.
     spectator = page.context.new_page()
     spectator.set_viewport_size(PHONE)
     spectator.goto(f"{base}/{slug}/results/{prelim.key}/")
     expect(spectator.locator("main")).to_contain_text("Anna Andersson")
-    shot(spectator, "18-results-phone")
+    shot(spectator, "21-results-phone")

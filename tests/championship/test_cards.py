@@ -15,6 +15,7 @@ from championship import cards, rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,9 @@ def site_url(settings):
 
 @pytest.fixture
 def rm():
-    return factories.championship(slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
+    return factories.championship(
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
+    )
 
 
 @pytest.fixture

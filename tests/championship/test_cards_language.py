@@ -10,6 +10,7 @@ from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def sm_prelim(db):
     """An sm championship whose individual preliminary round is seated at two tables."""
     sm = factories.championship(
-        slug="sm-2099", ruleset="sm", starts_at=datetime(2099, 5, 8, 8, tzinfo=UTC)
+        slug=f"sm-{NEXT_YEAR}", ruleset="sm", starts_at=datetime(NEXT_YEAR, 5, 8, 8, tzinfo=UTC)
     )
     individual = sm.categories.get(kind="individual")
     tables_create(championship=sm, count=2)
@@ -27,7 +28,7 @@ def sm_prelim(db):
             individual,
             members=[factories.person(sm, name=name, citizenship=["SE"])],
             name=name,
-            checked_in_at=datetime(2099, 5, 8, 7, tzinfo=UTC),
+            checked_in_at=datetime(NEXT_YEAR, 5, 8, 7, tzinfo=UTC),
         )
     prelim = individual.rounds.get(stage="prelim")
     rounds.round_seat(round_=prelim)
@@ -60,7 +61,9 @@ def test_an_english_speaking_organiser_prints_an_sm_championships_cards_in_swedi
 
 
 def test_a_norwegian_championships_cards_are_in_norwegian_for_a_swedish_organiser(client):
-    rm = factories.championship(slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
+    rm = factories.championship(
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
+    )
     individual = rm.categories.get(kind="individual")
     tables_create(championship=rm, count=1)
     factories.entry(individual, name="Kari Nordmann")

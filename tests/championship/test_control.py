@@ -1,6 +1,6 @@
 """The round control room, the venue's tables, the prior-ranking import and the public seating."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -16,11 +16,14 @@ from registration.services import entry_check_in
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
 Role = ChampionshipRole.Role
-T0 = datetime(2099, 1, 1, tzinfo=UTC)
+T0 = datetime(NEXT_YEAR, 1, 1, tzinfo=UTC)
+# The weekday of 14 March next year, as the pages abbreviate it in English.
+MARCH_14 = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][date(NEXT_YEAR, 3, 14).weekday()]
 
 
 # Fixtures and helpers -------------------------------------------------------------------------
@@ -28,11 +31,11 @@ T0 = datetime(2099, 1, 1, tzinfo=UTC)
 
 @pytest.fixture
 def rm():
-    """A rogaland championship in 2099 (Europe/Oslo): one final per category."""
+    """A rogaland championship next year (Europe/Oslo): one final per category."""
     return factories.championship(
-        slug="rm-2099",
-        name="Rogalandsmesterskapet 2099",
-        starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC),
+        slug=f"rm-{NEXT_YEAR}",
+        name=f"Rogalandsmesterskapet {NEXT_YEAR}",
+        starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC),
     )
 
 
@@ -167,7 +170,7 @@ def test_anonymous_visitors_are_sent_to_log_in_everywhere(client, rm, final):
 
 def test_judges_and_other_championships_organisers_are_refused(client, rm, final):
     judge = factories.role(rm, Role.JUDGE)
-    other = factories.role(factories.championship(slug="other-2099"), Role.ORGANISER)
+    other = factories.role(factories.championship(slug=f"other-{NEXT_YEAR}"), Role.ORGANISER)
     head_judge = factories.role(rm, Role.HEAD_JUDGE)
     for user in (judge, other, head_judge):
         client.force_login(user)
@@ -234,9 +237,9 @@ def test_seating_two_heats_with_scheduled_starts_in_the_championship_time_zone(
             "heats": "2",
             "order": "registration",
             "seed": "",
-            "start_1": "2099-03-14T10:00",
-            "start_2": "2099-03-14T12:30",
-            "start_3": "2099-03-14T15:00",  # beyond the number of heats: ignored
+            "start_1": f"{NEXT_YEAR}-03-14T10:00",
+            "start_2": f"{NEXT_YEAR}-03-14T12:30",
+            "start_3": f"{NEXT_YEAR}-03-14T15:00",  # beyond the number of heats: ignored
         },
         follow=True,
     )
@@ -244,15 +247,15 @@ def test_seating_two_heats_with_scheduled_starts_in_the_championship_time_zone(
     heats = list(final.heats.order_by("order"))
     # Europe/Oslo is UTC+1 in March.
     assert [h.scheduled_start for h in heats] == [
-        datetime(2099, 3, 14, 9, 0, tzinfo=UTC),
-        datetime(2099, 3, 14, 11, 30, tzinfo=UTC),
+        datetime(NEXT_YEAR, 3, 14, 9, 0, tzinfo=UTC),
+        datetime(NEXT_YEAR, 3, 14, 11, 30, tzinfo=UTC),
     ]
     assert [h.seats.count() for h in heats] == [3, 2]
     final.refresh_from_db()
     assert final.state == Round.State.SEATED
     page = response.content.decode()
     assert "Heat A" in page and "Heat B" in page and "Entrant 01" in page
-    assert "scheduled Sat 14 Mar 10:00" in page
+    assert f"scheduled {MARCH_14} 14 Mar 10:00" in page
 
 
 def test_random_seating_takes_a_seed_and_shows_it(org, rm, individual, final):
@@ -302,7 +305,7 @@ def test_seating_only_the_checked_in(org, rm, individual, final):
 def organising(org, ruleset, slug):
     """Return a new championship of ``ruleset`` that the ``org`` client's user organises."""
     championship = factories.championship(
-        slug=slug, ruleset=ruleset, starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC)
+        slug=slug, ruleset=ruleset, starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
     )
     user_id = org.session.get("_auth_user_id")
     ChampionshipRole.objects.create(championship=championship, user_id=user_id, role=Role.ORGANISER)
@@ -310,7 +313,7 @@ def organising(org, ruleset, slug):
 
 
 def test_sm_seat_form_requires_check_in_and_says_how_many_are_left_out(org):
-    sm = organising(org, "sm", "sm-2099")
+    sm = organising(org, "sm", f"sm-{NEXT_YEAR}")
     individual = sm.categories.get(kind="individual")
     prelim = individual.rounds.get(stage="prelim")
     tables_create(championship=sm, count=6)
@@ -336,7 +339,7 @@ def test_sm_seat_form_requires_check_in_and_says_how_many_are_left_out(org):
 
 
 def test_prior_ranking_rules_offer_no_other_order_and_refuse_one_sent(org):
-    dm = organising(org, "dm", "dm-2099")
+    dm = organising(org, "dm", f"dm-{NEXT_YEAR}")
     individual = dm.categories.get(kind="individual")
     prelim = individual.rounds.get(stage="prelim")
     tables_create(championship=dm, count=6)
@@ -504,7 +507,7 @@ def test_a_later_start_in_the_championship_time_zone(org, rm, individual, final)
     seat = seats_of(final)[0]
     response = org.post(url("seat_start", rm, final, seat=seat.pk), {"at": "10:00"}, follow=True)
     assert said(response) == ["The heat has not started yet."]
-    started = datetime(2099, 3, 14, 9, 0, tzinfo=UTC)  # 10:00 in Oslo
+    started = datetime(NEXT_YEAR, 3, 14, 9, 0, tzinfo=UTC)  # 10:00 in Oslo
     rounds.heat_start(heat=seat.heat, at=started)
     response = org.post(url("seat_start", rm, final, seat=seat.pk), {"at": "10:02:30"}, follow=True)
     assert said(response) == ["Entrant 01 starts at 10:02:30."]
@@ -520,7 +523,7 @@ def test_a_later_start_in_the_championship_time_zone(org, rm, individual, final)
 
 def test_advancing_once_the_results_are_final():
     dm = factories.championship(
-        slug="dm-2099", ruleset="dm", starts_at=datetime(2099, 5, 1, tzinfo=UTC)
+        slug=f"dm-{NEXT_YEAR}", ruleset="dm", starts_at=datetime(NEXT_YEAR, 5, 1, tzinfo=UTC)
     )
     individual = dm.categories.get(kind="individual")
     prelim, final = individual.rounds.order_by("order")
@@ -911,7 +914,7 @@ def test_the_public_seating_waits_for_publication_and_withholds_names(
     rounds.round_seat(
         round_=final,
         plan=SeatingPlan(
-            order="registration", scheduled_starts=[datetime(2099, 3, 14, 9, 30, tzinfo=UTC)]
+            order="registration", scheduled_starts=[datetime(NEXT_YEAR, 3, 14, 9, 30, tzinfo=UTC)]
         ),
     )
     path = url("seating", rm, final)
@@ -923,7 +926,7 @@ def test_the_public_seating_waits_for_publication_and_withholds_names(
     page = english.get(path).content.decode()
     assert shown.name in page and hidden.name not in page
     assert "Name withheld" in page
-    assert "Starts Sat 14 Mar 10:30 (Norwegian time)" in page
+    assert f"Starts {MARCH_14} 14 Mar 10:30 (Norwegian time)" in page
 
 
 def test_the_control_room_links_to_the_new_pages(org, rm, final):

@@ -11,6 +11,7 @@ from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +27,11 @@ def client(client):
 
 @pytest.fixture
 def rm():
-    """Rogaland in 2099, not listed publicly: the individual final running at tables 1-3."""
+    """Rogaland next year, not listed publicly: the individual final running at tables 1-3."""
     championship = factories.championship(
         slug="rm-home",
         name="RM at home",
-        starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC),
+        starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC),
     )
     championship.is_public = False
     championship.save(update_fields=["is_public"])

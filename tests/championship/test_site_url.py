@@ -15,6 +15,7 @@ from registration import services
 from registration.models import Entry
 from tests import factories
 from tests.championship.test_cards import decode, png_pixels, rasterise, svg_modules
+from tests.factories import NEXT_YEAR
 from tests.registration.test_views import management, member_data
 from tests.test_config import run_manage
 
@@ -33,7 +34,9 @@ def no_site_url(settings):
 
 @pytest.fixture
 def rm():
-    return factories.championship(slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
+    return factories.championship(
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
+    )
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from championship.models import ChampionshipRole, Heat
 from championship.rounds import SeatingPlan
 from championship.services import tables_create
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -22,9 +23,9 @@ Role = ChampionshipRole.Role
 
 @pytest.fixture
 def rm():
-    """Rogaland in 2099: the individual final running at tables 1-4, the pairs seated at 1-2."""
+    """Rogaland next year: the individual final running at tables 1-4, the pairs seated at 1-2."""
     championship = factories.championship(
-        slug="rm-busy", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC)
+        slug="rm-busy", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
     )
     tables_create(championship=championship, count=6)
     individual = championship.categories.get(kind="individual")

@@ -15,6 +15,7 @@ from registration import csv_io, services
 from registration.models import Entry, Person
 from registration.services import MemberData
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -29,13 +30,13 @@ def english(client):
 
 def future_championship(slug, ruleset="rogaland"):
     return factories.championship(
-        slug=slug, ruleset=ruleset, starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC)
+        slug=slug, ruleset=ruleset, starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
     )
 
 
 @pytest.fixture
 def future(db):
-    return future_championship("rm-2099")
+    return future_championship(f"rm-{NEXT_YEAR}")
 
 
 @pytest.fixture
@@ -134,8 +135,8 @@ def test_the_export_has_one_row_per_entry_with_its_members(organiser_client, fut
     )
     services.entry_set_payment(entry=kari, status="paid", reference="VIPPS-1")
     Entry.objects.filter(pk=kari.pk).update(
-        registered_at=datetime(2099, 1, 10, 23, 30, tzinfo=UTC),
-        checked_in_at=datetime(2099, 3, 14, 7, 45, tzinfo=UTC),
+        registered_at=datetime(NEXT_YEAR, 1, 10, 23, 30, tzinfo=UTC),
+        checked_in_at=datetime(NEXT_YEAR, 3, 14, 7, 45, tzinfo=UTC),
     )
     register(
         future,
@@ -145,14 +146,14 @@ def test_the_export_has_one_row_per_entry_with_its_members(organiser_client, fut
     )
     response = organiser_client.get(f"/{future.slug}/manage/entries/export.csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert 'filename="rm-2099-entries.csv"' in response["Content-Disposition"]
+    assert f'filename="rm-{NEXT_YEAR}-entries.csv"' in response["Content-Disposition"]
     rows = read_export(response)
     assert list(rows[0]) == csv_io.export_header()
     assert [row["name"] for row in rows] == ["Kari Nordmann", "Bitene"]
     first, team = rows
     assert first["category"] == "individual" and first["id"] == kari.ref
-    assert first["registered_at"] == "2099-01-11T00:30:00+01:00"
-    assert first["checked_in_at"] == "2099-03-14T08:45:00+01:00"
+    assert first["registered_at"] == f"{NEXT_YEAR}-01-11T00:30:00+01:00"
+    assert first["checked_in_at"] == f"{NEXT_YEAR}-03-14T08:45:00+01:00"
     assert (first["official"], first["fee"], first["payment_status"]) == ("yes", "200.00", "paid")
     assert (first["payment_reference"], first["publish_consent"]) == ("VIPPS-1", "yes")
     assert first["member1_birth_date"] == "1980-01-01"
@@ -211,7 +212,7 @@ def test_export_then_import_recreates_the_entries_and_members(client, future):
             member(
                 "Lille Per",
                 "per@example.org",
-                birth_date=date(2090, 5, 1),
+                birth_date=date(NEXT_YEAR - 9, 5, 1),
                 region="Vestland",
                 years_in_region=7,
             )
@@ -241,7 +242,7 @@ def test_export_then_import_recreates_the_entries_and_members(client, future):
     client.force_login(source_organiser)
     exported = client.get(f"/{future.slug}/manage/entries/export.csv").content
 
-    target = future_championship("rm-2099-copy")
+    target = future_championship(f"rm-{NEXT_YEAR}-copy")
     client.force_login(factories.role(target, ORGANISER, username="target"))
     preview_url = upload(client, target, exported)
     preview = client.get(preview_url)
@@ -250,7 +251,7 @@ def test_export_then_import_recreates_the_entries_and_members(client, future):
     assert preview.context["preview"].invalid == []
     response = confirm(client, preview_url)
     assert response.status_code == 302
-    assert response.url == "/rm-2099-copy/manage/entries/?category=individual"
+    assert response.url == f"/rm-{NEXT_YEAR}-copy/manage/entries/?category=individual"
 
     expected = [row for row in snapshot(future) if row[1] != "Borte"]
     assert snapshot(target) == expected
@@ -407,7 +408,7 @@ def test_imported_entries_take_their_status_from_the_capacity(organiser_client, 
 
 
 def test_duplicates_within_the_file_where_one_entry_per_person(client):
-    dm = future_championship("dm-2099", ruleset="dm")
+    dm = future_championship(f"dm-{NEXT_YEAR}", ruleset="dm")
     client.force_login(factories.role(dm, ORGANISER))
     register(dm, "individual", [member("Allerede", "allerede@example.org")])
     data = "\n".join(
@@ -567,9 +568,9 @@ def test_headers_by_their_aliases():
 
 def test_without_unofficial_entries_a_row_that_would_be_unofficial_is_refused(client):
     sm = factories.championship(
-        slug="sm-2099",
+        slug=f"sm-{NEXT_YEAR}",
         ruleset="sm",
-        starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC),
+        starts_at=datetime(NEXT_YEAR, 5, 1, 9, tzinfo=UTC),
         rule_overrides={"unofficial_allowed": False},
     )
     client.force_login(factories.role(sm, ORGANISER))
@@ -595,9 +596,9 @@ def test_without_unofficial_entries_a_row_that_would_be_unofficial_is_refused(cl
 
 def test_the_import_service_refuses_a_row_that_would_be_unofficial_and_saves_nothing(db):
     sm = factories.championship(
-        slug="sm-2099",
+        slug=f"sm-{NEXT_YEAR}",
         ruleset="sm",
-        starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC),
+        starts_at=datetime(NEXT_YEAR, 5, 1, 9, tzinfo=UTC),
         rule_overrides={"unofficial_allowed": False},
     )
     individual = sm.categories.get(key="individual")
@@ -620,7 +621,7 @@ def test_the_import_service_refuses_a_row_that_would_be_unofficial_and_saves_not
 
 
 def test_dm_finds_the_same_person_by_name_and_birth_date_in_the_file_and_registered(client):
-    dm = future_championship("dm-2099", ruleset="dm")
+    dm = future_championship(f"dm-{NEXT_YEAR}", ruleset="dm")
     client.force_login(factories.role(dm, ORGANISER))
     register(
         dm, "individual", [member("Allerede Her", "a@example.org", birth_date=date(1970, 1, 1))]
@@ -652,9 +653,9 @@ def test_dm_finds_the_same_person_by_name_and_birth_date_in_the_file_and_registe
 
 def test_dm_refuses_a_row_whose_member_has_neither_email_nor_birth_date(client):
     dm = factories.championship(
-        slug="dm-2099",
+        slug=f"dm-{NEXT_YEAR}",
         ruleset="dm",
-        starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC),
+        starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC),
         rule_overrides={"adult_required_below": None},
     )
     client.force_login(factories.role(dm, ORGANISER))

@@ -22,11 +22,12 @@ from registration.models import Entry, EntryMember, Person
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
+from tests.factories import NEXT_YEAR
 from tests.test_admin import admin_url, change_form_data
 
 pytestmark = pytest.mark.django_db
 
-STARTS = datetime(2099, 5, 1, 9, tzinfo=UTC)
+STARTS = datetime(NEXT_YEAR, 5, 1, 9, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def final():
     Ola (NO, 30:00) is first but hors concours; Sven (SE, 31:00) holds the title,
     Stina (SE, 32:00) is second among the Swedes.
     """
-    sm = factories.championship(slug="sm-2099", ruleset="sm", starts_at=STARTS)
+    sm = factories.championship(slug=f"sm-{NEXT_YEAR}", ruleset="sm", starts_at=STARTS)
     individual = sm.categories.get(kind="individual")
     round_ = individual.rounds.get(stage="final")
     heat = factories.heat(

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from championship.models import Category, ChampionshipRole
 from registration.models import Entry
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,9 @@ def english(client):
 @pytest.fixture
 def future(db):
     """A rogaland championship far enough ahead that registration is open."""
-    return factories.championship(slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
+    return factories.championship(
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
+    )
 
 
 @pytest.fixture
@@ -78,7 +81,7 @@ def test_a_judge_is_refused(client, future, page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_another_championships_organiser_is_refused(client, future, page):
-    other = factories.championship(starts_at=datetime(2099, 5, 1, tzinfo=UTC))
+    other = factories.championship(starts_at=datetime(NEXT_YEAR, 5, 1, tzinfo=UTC))
     client.force_login(factories.role(other, ORGANISER))
     assert client.get(url(future, page)).status_code == 403
 
@@ -101,7 +104,7 @@ def test_actions_are_for_organisers_only_and_change_nothing_otherwise(client, fu
     for path in _action_paths(entry):
         response = client.post(url(future, path), {"status": "paid", "confirm": "yes"})
         assert response.status_code == 302 and "/accounts/login/" in response.url
-    other = factories.championship(starts_at=datetime(2099, 5, 1, tzinfo=UTC))
+    other = factories.championship(starts_at=datetime(NEXT_YEAR, 5, 1, tzinfo=UTC))
     for user in (
         factories.role(future, ChampionshipRole.Role.JUDGE),
         factories.role(other, ORGANISER),
@@ -124,7 +127,7 @@ def test_actions_refuse_get(organiser_client, future, individual):
 
 
 def test_an_entry_of_another_championship_is_not_found(organiser_client, future):
-    other = factories.championship(starts_at=datetime(2099, 5, 1, tzinfo=UTC))
+    other = factories.championship(starts_at=datetime(NEXT_YEAR, 5, 1, tzinfo=UTC))
     stranger = factories.entry(other.categories.get(key="individual"))
     response = organiser_client.post(
         url(future, f"entries/{stranger.pk}/withdraw/"), {"confirm": "yes"}
@@ -145,14 +148,14 @@ def varied(future, individual):
         members=[adult(future, "Kari Nordmann", email="kari@example.org")],
         payment_status="paid",
         payment_reference="VIPPS-4711",
-        checked_in_at=datetime(2099, 3, 14, 8, tzinfo=UTC),
+        checked_in_at=datetime(NEXT_YEAR, 3, 14, 8, tzinfo=UTC),
     )
     bergen = factories.entry(
         individual, members=[adult(future, "Bjørn Bergenser", region="Vestland")]
     )
     child = factories.entry(
         individual,
-        members=[adult(future, "Ærlig Liten", birth_date=date(2090, 6, 1))],
+        members=[adult(future, "Ærlig Liten", birth_date=date(NEXT_YEAR - 9, 6, 1))],
         adult_name="Mor Liten",
     )
     waiting = factories.entry(
@@ -162,7 +165,7 @@ def varied(future, individual):
         individual,
         members=[adult(future, "Borte Bort")],
         status="withdrawn",
-        withdrawn_at=datetime(2099, 1, 1, tzinfo=UTC),
+        withdrawn_at=datetime(NEXT_YEAR, 1, 1, tzinfo=UTC),
         payment_status="refunded",
     )
     return {"kari": kari, "bergen": bergen, "child": child, "waiting": waiting, "gone": gone}
@@ -222,11 +225,11 @@ def test_the_counts_are_shown(organiser_client, future, varied):
 
 def test_the_row_shows_status_officiality_payment_and_times(organiser_client, future, varied):
     Entry.objects.filter(pk=varied["kari"].pk).update(
-        registered_at=datetime(2099, 1, 10, 23, 30, tzinfo=UTC)
+        registered_at=datetime(NEXT_YEAR, 1, 10, 23, 30, tzinfo=UTC)
     )
     response = organiser_client.get(url(future, "entries/"))
     text = response.text
-    assert "2099-01-11 00:30" in text  # registered at, in Oslo time
+    assert f"{NEXT_YEAR}-01-11 00:30" in text  # registered at, in Oslo time
     assert "VIPPS-4711" in text
     assert "No. 1 on the list" in text
     assert "Unofficial" in text
@@ -291,7 +294,7 @@ def test_promoting_confirms_a_waitlisted_entry(organiser_client, future, individ
     waiting = factories.entry(individual, status="waitlisted", name="Venter")
     response = _post(organiser_client, future, waiting, "promote")
     assert response.status_code == 302
-    assert response.url == "/rm-2099/manage/entries/?category=individual&status=confirmed"
+    assert response.url == f"/rm-{NEXT_YEAR}/manage/entries/?category=individual&status=confirmed"
     waiting.refresh_from_db()
     assert waiting.status == "confirmed"
     page = organiser_client.get(response.url)
@@ -392,7 +395,7 @@ def test_a_forged_query_does_not_leave_the_list(organiser_client, future, indivi
     response = _post(
         organiser_client, future, entry, "promote", {"query": "next=https://evil.example&x=1"}
     )
-    assert response.url == "/rm-2099/manage/entries/?category=individual"
+    assert response.url == f"/rm-{NEXT_YEAR}/manage/entries/?category=individual"
 
 
 # Check-in -------------------------------------------------------------------------------------
@@ -444,7 +447,7 @@ def test_checking_in_and_undoing(organiser_client, future, desk):
     ola = desk["ola"]
     path = url(future, f"checkin/{ola.pk}/")
     response = organiser_client.post(path, {"q": "ola"})
-    assert response.status_code == 302 and response.url == "/rm-2099/manage/checkin/?q=ola"
+    assert response.status_code == 302 and response.url == f"/rm-{NEXT_YEAR}/manage/checkin/?q=ola"
     ola.refresh_from_db()
     assert ola.checked_in_at is not None
     page = organiser_client.get(response.url)

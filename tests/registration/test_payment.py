@@ -10,6 +10,7 @@ from championship.models import Category, Championship, ChampionshipRole
 from registration import payment, services
 from registration.models import Entry
 from tests import factories
+from tests.factories import NEXT_YEAR
 from tests.test_admin import admin_url, change_form_data
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +28,7 @@ def english(client):
 def rm(db):
     """A rogaland championship open for registration (fees 200, 300, 400 NOK), with instructions."""
     championship = factories.championship(
-        slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC)
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
     )
     Championship.objects.filter(pk=championship.pk).update(payment_instructions=INSTRUCTIONS)
     championship.refresh_from_db()
@@ -152,7 +153,7 @@ def test_the_checkin_list_shows_each_entrys_payment(client, rm):
         fee=200,
         payment_status="refunded",
         status="withdrawn",
-        withdrawn_at=datetime(2099, 1, 1, tzinfo=UTC),
+        withdrawn_at=datetime(NEXT_YEAR, 1, 1, tzinfo=UTC),
     )
     client.force_login(factories.role(rm, ORGANISER))
     text = client.get(f"/{rm.slug}/manage/checkin/").text
@@ -177,7 +178,7 @@ def test_the_unpaid_counts_count_confirmed_entries_only(client, rm):
         name="Gone",
         fee=200,
         status="withdrawn",
-        withdrawn_at=datetime(2099, 1, 1, tzinfo=UTC),
+        withdrawn_at=datetime(NEXT_YEAR, 1, 1, tzinfo=UTC),
     )
     client.force_login(factories.role(rm, ORGANISER))
     room = client.get(f"/{rm.slug}/manage/")

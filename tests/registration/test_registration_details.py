@@ -11,6 +11,7 @@ from django.utils import timezone
 from championship.models import Category, Championship
 from registration.models import Entry, Person
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +24,18 @@ def english(client):
 
 @pytest.fixture
 def sm(db):
-    """Pussel-SM on 8 May 2099, Stockholm: the minimum age in individual is 14."""
+    """Pussel-SM on 8 May next year, Stockholm: the minimum age in individual is 14."""
     return factories.championship(
-        slug="sm-2099", ruleset="sm", starts_at=datetime(2099, 5, 8, 8, tzinfo=UTC)
+        slug=f"sm-{NEXT_YEAR}", ruleset="sm", starts_at=datetime(NEXT_YEAR, 5, 8, 8, tzinfo=UTC)
     )
 
 
 @pytest.fixture
 def rm(db):
-    """Rogalandsmesterskapet on 14 March 2099: under 16 needs an accompanying adult."""
-    return factories.championship(slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
+    """Rogalandsmesterskapet on 14 March next year: under 16 needs an accompanying adult."""
+    return factories.championship(
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
+    )
 
 
 def member(index, name, *, email="", birth="1980-01-01", **fields):
@@ -52,42 +55,54 @@ def form(*members, total=None, **entry):
 
 
 def test_each_category_shows_the_deadline_in_the_championships_time_and_language(client, sm):
-    # The organiser's deadline: 30 April 2099, 23:59 in Stockholm (summer time, UTC+2).
+    # The organiser's deadline: 30 April, 23:59 in Stockholm (summer time, UTC+2).
     Championship.objects.filter(pk=sm.pk).update(
-        registration_deadline=datetime(2099, 4, 30, 21, 59, tzinfo=UTC)
+        registration_deadline=datetime(NEXT_YEAR, 4, 30, 21, 59, tzinfo=UTC)
     )
-    opens = datetime(2099, 3, 1, 7, 0, tzinfo=UTC)  # 08:00 in Stockholm (winter time)
+    opens = datetime(NEXT_YEAR, 3, 1, 7, 0, tzinfo=UTC)  # 08:00 in Stockholm (winter time)
     Category.objects.filter(championship=sm, kind="team").update(registration_opens_at=opens)
     text = client.get(f"/{sm.slug}/").text  # no language chosen: the championship's, Swedish
     assert text.count('<dd class="registration-deadline">') == 3
-    deadline = '<time datetime="2099-04-30T23:59:00+02:00">30 april 2099 kl. 23:59</time>'
+    deadline = (
+        f'<time datetime="{NEXT_YEAR}-04-30T23:59:00+02:00">30 april {NEXT_YEAR} kl. 23:59</time>'
+    )
     assert text.count(deadline) == 3
     assert text.count('<dd class="registration-opens">') == 1
-    assert '<time datetime="2099-03-01T08:00:00+01:00">1 mars 2099 kl. 08:00</time>' in text
+    assert (
+        f'<time datetime="{NEXT_YEAR}-03-01T08:00:00+01:00">1 mars {NEXT_YEAR} kl. 08:00</time>'
+        in text
+    )
     english(client)
     text = client.get(f"/{sm.slug}/").text
-    assert text.count("30 April 2099, 23:59</time>") == 3
-    assert "Registration opens" in text and "1 March 2099, 08:00</time>" in text
+    assert text.count(f"30 April {NEXT_YEAR}, 23:59</time>") == 3
+    assert "Registration opens" in text and f"1 March {NEXT_YEAR}, 08:00</time>" in text
     assert "Registration closes" in text
 
 
 def test_the_deadline_shown_is_the_earlier_of_the_organisers_and_the_presets(client, rm):
     english(client)
     Championship.objects.filter(pk=rm.pk).update(
-        registration_deadline=datetime(2099, 3, 13, 12, tzinfo=UTC)
+        registration_deadline=datetime(NEXT_YEAR, 3, 13, 12, tzinfo=UTC)
     )
     text = client.get(f"/{rm.slug}/").text
-    # Rogaland closes five days before the start: 9 March 2099, 10:00 in Oslo.
-    assert text.count('<time datetime="2099-03-09T10:00:00+01:00">9 March 2099, 10:00</time>') == 3
-    Championship.objects.filter(pk=rm.pk).update(
-        registration_deadline=datetime(2099, 2, 1, 22, 59, tzinfo=UTC)
+    # Rogaland closes five days before the start: 9 March, 10:00 in Oslo.
+    assert (
+        text.count(
+            f'<time datetime="{NEXT_YEAR}-03-09T10:00:00+01:00">9 March {NEXT_YEAR}, 10:00</time>'
+        )
+        == 3
     )
-    assert client.get(f"/{rm.slug}/").text.count("1 February 2099, 23:59</time>") == 3
+    Championship.objects.filter(pk=rm.pk).update(
+        registration_deadline=datetime(NEXT_YEAR, 2, 1, 22, 59, tzinfo=UTC)
+    )
+    assert client.get(f"/{rm.slug}/").text.count(f"1 February {NEXT_YEAR}, 23:59</time>") == 3
 
 
 def test_the_norwegian_page_writes_the_date_the_norwegian_way(client, rm):
     text = client.get(f"/{rm.slug}/").text
-    deadline = '<time datetime="2099-03-09T10:00:00+01:00">9. mars 2099 kl. 10:00</time>'
+    deadline = (
+        f'<time datetime="{NEXT_YEAR}-03-09T10:00:00+01:00">9. mars {NEXT_YEAR} kl. 10:00</time>'
+    )
     assert text.count(deadline) == 3
 
 
@@ -120,7 +135,7 @@ def test_the_birth_date_is_optional_where_no_age_rule_applies(client):
     english(client)
     free = factories.championship(
         slug="rm-free",
-        starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC),
+        starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC),
         rule_overrides={"adult_required_below": None},
     )
     text = client.get(f"/{free.slug}/register/individual/").text
@@ -151,7 +166,9 @@ def check(client, championship, category, data):
 
 def test_a_12_year_old_is_told_the_entry_will_be_refused_not_official(client, sm):
     english(client)
-    twelve = member(0, "Lilla Lisa", email="lisa@example.se", birth="2087-01-01", citizenship="SE")
+    twelve = member(
+        0, "Lilla Lisa", email="lisa@example.se", birth=f"{NEXT_YEAR - 12}-01-01", citizenship="SE"
+    )
     text = check(client, sm, "individual", form(twelve))
     assert 'class="officiality refused"' in text
     assert "As filled in, the entry will be refused:" in text
@@ -166,7 +183,9 @@ def test_a_12_year_old_is_told_the_entry_will_be_refused_not_official(client, sm
     )
     assert not Entry.objects.exists()
     # Fourteen on the day: official, and the submit takes it.
-    fourteen = member(0, "Stora Stina", email="s@example.se", birth="2085-05-08", citizenship="SE")
+    fourteen = member(
+        0, "Stora Stina", email="s@example.se", birth=f"{NEXT_YEAR - 14}-05-08", citizenship="SE"
+    )
     assert "The entry will be official." in check(client, sm, "individual", form(fourteen))
     assert client.post(f"/{sm.slug}/register/individual/", form(fourteen)).status_code == 302
 
@@ -175,7 +194,7 @@ def test_a_child_without_an_adult_is_told_before_submitting(client, rm):
     english(client)
     members = (
         member(0, "Mor", email="mor@example.org", region="Rogaland"),
-        member(1, "Barn", birth="2090-01-01", region="Rogaland"),
+        member(1, "Barn", birth=f"{NEXT_YEAR - 9}-01-01", region="Rogaland"),
     )
     text = check(client, rm, "pair", form(*members))
     assert "As filled in, the entry will be refused:" in text
@@ -194,7 +213,7 @@ def test_what_is_not_filled_in_yet_is_not_a_refusal(client, sm):
 def test_a_member_already_registered_is_told_before_submitting(client):
     english(client)
     dm = factories.championship(
-        slug="dm-2099", ruleset="dm", starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC)
+        slug=f"dm-{NEXT_YEAR}", ruleset="dm", starts_at=datetime(NEXT_YEAR, 5, 1, 9, tzinfo=UTC)
     )
     individual = dm.categories.get(kind="individual")
     factories.entry(

@@ -10,6 +10,7 @@ from django.utils import timezone
 from championship.models import Category
 from registration.models import Entry, Person
 from tests import factories
+from tests.factories import NEXT_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,9 @@ def english(client):
 @pytest.fixture
 def future(db):
     """A rogaland championship far enough ahead that registration is open."""
-    return factories.championship(slug="rm-2099", starts_at=datetime(2099, 3, 14, 9, tzinfo=UTC))
+    return factories.championship(
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
+    )
 
 
 def member_data(index, *, name, email="", birth="1990-05-01", region="Rogaland", **extra):
@@ -101,7 +104,7 @@ def test_a_young_member_without_an_adult_is_told_to_name_one(client, future):
     data = {
         **management(2),
         **member_data(0, name="Mor", email="mor@example.org"),
-        **member_data(1, name="Barn", birth="2090-01-01"),
+        **member_data(1, name="Barn", birth=f"{NEXT_YEAR - 9}-01-01"),
     }
     response = client.post(url(future, "pair"), data)
     assert response.status_code == 200
@@ -220,8 +223,8 @@ def test_the_page_shows_rogalands_deadline_when_the_organisers_is_later(client, 
     future.registration_deadline = future.starts_at - timedelta(days=1)
     future.save()
     response = client.get(url(future, "individual"))
-    # Five days before the start (14 March 2099, 10:00 in Oslo), not the organiser's day.
-    assert '<time datetime="2099-03-09T10:00:00+01:00">' in response.text
+    # Five days before the start (14 March, 10:00 in Oslo), not the organiser's day.
+    assert f'<time datetime="{NEXT_YEAR}-03-09T10:00:00+01:00">' in response.text
 
 
 def test_the_championship_page_says_registration_has_closed_under_rogalands_rule(client, db):
@@ -236,9 +239,9 @@ def test_the_championship_page_says_registration_has_closed_under_rogalands_rule
 def sm_officials_only(db):
     """An sm championship, open for registration, that takes no entries hors concours."""
     return factories.championship(
-        slug="sm-2099",
+        slug=f"sm-{NEXT_YEAR}",
         ruleset="sm",
-        starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC),
+        starts_at=datetime(NEXT_YEAR, 5, 1, 9, tzinfo=UTC),
         rule_overrides={"unofficial_allowed": False},
     )
 
@@ -287,9 +290,11 @@ def test_the_form_refuses_an_entry_that_would_be_unofficial_with_the_reason(
 
 def test_the_dm_form_says_each_member_needs_an_email_or_a_birth_date(client):
     dm = factories.championship(
-        slug="dm-2099", ruleset="dm", starts_at=datetime(2099, 5, 1, 9, tzinfo=UTC)
+        slug=f"dm-{NEXT_YEAR}", ruleset="dm", starts_at=datetime(NEXT_YEAR, 5, 1, 9, tzinfo=UTC)
     )
     text = client.get(url(dm, "team")).text
     assert text.count("An e-mail address or a birth date is needed for each member") == 4
-    rogaland = factories.championship(slug="rm-2098", starts_at=datetime(2098, 3, 1, tzinfo=UTC))
+    rogaland = factories.championship(
+        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 1, tzinfo=UTC)
+    )
     assert "An e-mail address or a birth date" not in client.get(url(rogaland, "team")).text

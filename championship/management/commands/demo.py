@@ -74,10 +74,14 @@ class Command(BaseCommand):
         write(f"  {open_championship.name}: registration open until {deadline:%Y-%m-%d}")
         write(f"    {here}{open_championship.get_absolute_url()}")
         write(f"  organiser area: {here}/{championship.slug}/manage/   admin: {here}/admin/")
+        write(f"  new championship (as 'organiser'): {here}{reverse('championship:new')}")
         write("")
         write(f"  Log in at {here}/accounts/login/ as")
         for username, password in result.passwords.items():
             write(self.style.WARNING(f"    user {username!r} password: {password}"))
+        write("")
+        write("  An organiser's own account, who may create championships:")
+        write("    .venv/bin/python manage.py create_organiser USERNAME [--email E] [--password P]")
         write("")
         if settings.SITE_URL:
             write(f"  QR codes and links in e-mails lead to SITE_URL: {settings.SITE_URL}/")

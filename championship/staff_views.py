@@ -1,0 +1,214 @@
+"""The staff and their sign-in links: the organiser's page, the badges, the link itself."""
+
+from __future__ import annotations
+
+from axes.handlers.proxy import AxesProxyHandler
+from django.contrib import messages
+from django.contrib.auth import login
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from championship import cards, staff_links
+from championship.middleware import activate
+from championship.models import ChampionshipRole, SignInLink
+from championship.permissions import organiser_required
+from championship.staff_forms import StaffAddForm
+
+Role = ChampionshipRole.Role
+
+STAFF = "championship/staff.html"
+BADGES = "championship/staff_badges.html"
+SIGN_IN = "championship/staff_sign_in.html"
+BADGE_SIZES = ("a6", "a7")
+# Signing in with a link checks no password: the model backend only loads the user.
+BACKEND = "django.contrib.auth.backends.ModelBackend"
+# What django-axes writes in its access log for the path of a login by link: not the token.
+LOGGED_PATH = "/s/…/"
+
+
+def _staff_url(championship) -> str:
+    return reverse("championship:staff", kwargs={"slug": championship.slug})
+
+
+def _link(championship, pk: int) -> SignInLink:
+    return get_object_or_404(
+        SignInLink.objects.select_related("user", "championship"),
+        championship=championship,
+        pk=pk,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def staff(request, championship):
+    """List the championship's staff with their links; add a person."""
+    form = StaffAddForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                link = staff_links.link_create(
+                    championship=championship,
+                    name=data["name"],
+                    email=data["email"],
+                    role=data["role"],
+                    by=request.user,
+                    send=data["send"],
+                )
+            except ValidationError as error:
+                for field, errors in error.message_dict.items():
+                    form.add_error(field if field in form.fields else None, errors)
+            else:
+                if data["send"] and data["email"]:
+                    text = _("%(name)s is added; the sign-in link is on its way to %(email)s.")
+                else:
+                    text = _("%(name)s is added: print the badge, or send the link.")
+                messages.success(request, text % {"name": link.name, "email": data["email"]})
+                return redirect(f"{_staff_url(championship)}#person-{link.pk}")
+        messages.error(request, _("Nobody added: see the form."))
+    links = staff_links.latest_links(championship)
+    with_links = {link.user_id for link in links}
+    others = (
+        championship.roles.exclude(user_id__in=with_links)
+        .select_related("user")
+        .order_by("role", "user__username")
+    )
+    for link in links:
+        link.url = staff_links.sign_in_url(link) if link.active else None
+    active = sum(1 for link in links if link.active)
+    return render(
+        request, STAFF, {"form": form, "links": links, "active": active, "others": others}
+    )
+
+
+@require_GET
+@organiser_required
+def badges(request, championship, link=None):
+    """Show printable badges with each person's sign-in QR code: everyone's, or one person's."""
+    size = request.GET.get("size", "a6")
+    if size not in BADGE_SIZES:
+        size = "a6"
+    if link is None:
+        chosen = [person for person in staff_links.latest_links(championship) if person.active]
+    else:
+        chosen = [_link(championship, link)]
+    badge_list, lost = [], []
+    # The badges are read at the venue: in the championship's language, not the organiser's.
+    with translation.override(championship.language):
+        for person in chosen:
+            url = staff_links.sign_in_url(person) if person.active else None
+            if url is None:
+                lost.append(person)
+                continue
+            badge_list.append(
+                {
+                    "link": person,
+                    "role": Role(person.role).label,
+                    "qr": cards.qr_svg(
+                        url, label=_("Sign-in code of %(name)s") % {"name": person.name}
+                    ),
+                }
+            )
+    return render(
+        request,
+        BADGES,
+        {
+            "badges": badge_list,
+            "lost": lost,
+            "one": link is not None,
+            "size": size,
+            "sizes": BADGE_SIZES,
+        },
+    )
+
+
+@require_POST
+@organiser_required
+def revoke(request, championship, link):
+    """Revoke a person's link: it stops at once, and their phones are signed out."""
+    found = _link(championship, link)
+    staff_links.link_revoke(link=found, by=request.user)
+    messages.success(
+        request,
+        _("The link of %(name)s is revoked: it no longer works, and their phones are signed out.")
+        % {"name": found.name},
+    )
+    return redirect(f"{_staff_url(championship)}#person-{found.pk}")
+
+
+@require_POST
+@organiser_required
+def renew(request, championship, link):
+    """Give a person a new link (a lost badge): the old one stops."""
+    found = _link(championship, link)
+    send = bool(found.user.email) and request.POST.get("send") == "1"
+    new = staff_links.link_renew(link=found, by=request.user, send=send)
+    if send:
+        text = _("%(name)s has a new link, on its way to %(email)s; the old one no longer works.")
+    else:
+        text = _("%(name)s has a new link: print the badge again. The old one no longer works.")
+    messages.success(request, text % {"name": new.name, "email": new.user.email})
+    return redirect(f"{_staff_url(championship)}#person-{new.pk}")
+
+
+@require_POST
+@organiser_required
+def send(request, championship, link):
+    """Send a person their link by e-mail again."""
+    found = _link(championship, link)
+    try:
+        staff_links.link_send(link=found)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("The link is on its way to %(email)s.") % {"email": found.user.email},
+        )
+    return redirect(f"{_staff_url(championship)}#person-{found.pk}")
+
+
+def _refuse(request, link: SignInLink | None, status: int):
+    response = render(request, SIGN_IN, {"refused": True, "link": link}, status=status)
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def sign_in(request, token):
+    """Sign this browser in as the person of a sign-in link, and open their first screen.
+
+    A browser signed in as somebody else is asked first, so that opening a
+    badge's code on the organiser's laptop does not sign the organiser out.
+    """
+    link = staff_links.link_for_token(token)
+    if link is None:
+        return _refuse(request, None, 404)
+    activate(request, link.championship)
+    if not link.active:
+        return _refuse(request, link, 410)
+    user = request.user
+    if request.method == "GET" and user.is_authenticated and user.pk != link.user_id:
+        response = render(request, SIGN_IN, {"link": link, "role": Role(link.role).label})
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+    staff_links.link_use(link=link)
+    AxesProxyHandler.update_request(request)
+    request.axes_path_info = LOGGED_PATH
+    login(request, link.user, backend=BACKEND)
+    messages.success(
+        request,
+        _("Signed in as %(name)s (%(role)s, %(championship)s).")
+        % {
+            "name": link.name,
+            "role": Role(link.role).label,
+            "championship": link.championship.name,
+        },
+    )
+    return redirect(staff_links.landing_url(link))

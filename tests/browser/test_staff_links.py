@@ -1,0 +1,162 @@
+"""A judge's phone signs in with their badge's QR code, and is signed out when it is revoked."""
+
+import io
+import os
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from PIL import Image
+from playwright.sync_api import expect
+
+from championship import rounds
+from championship.models import ChampionshipRole, SignInLink
+from championship.rounds import SeatingPlan
+from championship.services import tables_create
+from tests import factories
+from tests.browser.offline import wait_for_kept_copy
+from tests.championship.test_cards import decode
+
+# Within the bounds a championship's start must keep.
+SOON = timezone.now().replace(microsecond=0) + timedelta(days=60)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "a-long-password-1"  # what tests.factories.user gives every user
+SCREENSHOTS = os.environ.get("SCREENSHOTS") and "/tmp/shots/staff-links"
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+def shot(page, name):
+    if SCREENSHOTS:
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def seated_round(db):
+    championship = factories.championship(
+        slug="rm-2099",
+        name="Rogalandsmesterskapet 2099",
+        starts_at=SOON,
+    )
+    individual = championship.categories.get(kind="individual")
+    tables_create(championship=championship, count=3, seats=1)
+    for name in ("Åse Økland", "Bjørn Berg"):
+        factories.entry(individual, members=[factories.person(championship, name=name)])
+    final = individual.rounds.get()
+    rounds.round_seat(round_=final, plan=SeatingPlan(order="registration"))
+    factories.role(championship, ChampionshipRole.Role.ORGANISER, username="kari")
+    return final
+
+
+def english(page, live_server):
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
+    )
+
+
+def log_in(page, live_server, username, url):
+    english(page, live_server)
+    page.goto(url)
+    assert "/accounts/login/" in page.url
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form button[type=submit].primary").click()
+    page.wait_for_url(url)
+
+
+def switch_browser(page, live_server, cookies, size):
+    """Be another device: its cookies (one profile serves the tests) and its screen."""
+    page.context.clear_cookies()
+    if cookies:
+        page.context.add_cookies(cookies)
+    english(page, live_server)
+    page.set_viewport_size(size)
+
+
+def test_a_phone_signs_in_with_a_judges_badge_and_is_signed_out_when_it_is_revoked(
+    page, live_server, seated_round
+):
+    championship = seated_round.championship
+    manage = f"{live_server.url}/{championship.slug}/manage/"
+
+    # The organiser, on a laptop, adds a judge from the control room.
+    page.set_viewport_size(LAPTOP)
+    log_in(page, live_server, "kari", manage)
+    page.get_by_role("link", name="Staff and sign-in links").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Staff and sign-in links")
+    page.get_by_label("Name").fill("Ola Nordmann")
+    page.get_by_label("Role").select_option("judge")
+    page.get_by_role("button", name="Add and make a sign-in link").click()
+    row = page.locator("tr.staff-row", has_text="Ola Nordmann")
+    expect(row).to_contain_text("Judge")
+    expect(row).to_contain_text("Active")
+    expect(row).to_contain_text("not opened yet")
+    shot(page, "staff-added")
+
+    # The badge, as printed: its QR code read by OpenCV.
+    row.get_by_role("link", name="Badge").click()
+    badge = page.locator(".staff-badge")
+    expect(badge).to_have_count(1)
+    expect(badge.locator(".staff-badge-name")).to_have_text("Ola Nordmann")
+    expect(badge.locator(".staff-badge-role")).to_have_text("Dommer")  # the championship's nb
+    shot(page, "staff-badge")
+    png = badge.locator(".staff-badge-qr svg").screenshot()
+    scanned = decode(np.ascontiguousarray(np.array(Image.open(io.BytesIO(png)).convert("L"))))
+    assert scanned.startswith(f"{live_server.url}/s/"), scanned
+    # Opened on the organiser's laptop, it asks before signing the organiser out.
+    page.goto(scanned)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sign in as Ola Nordmann?")
+    shot(page, "sign-in-asks")
+    page.get_by_role("link", name="Stay signed in as before").click()
+    expect(page.get_by_role("button", name="Log out (kari)")).to_be_visible()
+    page.goto(f"{manage}staff/badges/?size=a7")
+    expect(page.locator(".badges-a7 .staff-badge")).to_have_count(1)
+    shot(page, "staff-badges-a7")
+    organiser = page.context.cookies()
+
+    # The judge's phone opens what it scanned: signed in, no password typed.
+    switch_browser(page, live_server, None, PHONE)
+    page.goto(scanned)
+    page.wait_for_url(f"{live_server.url}/")
+    expect(page.locator(".messages")).to_contain_text("Signed in as Ola Nordmann (Judge")
+    expect(page.get_by_role("heading", name="Your championships")).to_be_visible()
+    shot(page, "phone-signed-in")
+    page.locator(".table-links a").nth(1).click()
+    expect(page.locator("h1.table-number")).to_have_text("Table 2")
+    expect(page.locator("body")).to_contain_text("Bjørn Berg")
+    assert "/accounts/login/" not in page.url
+    table = page.url
+    # The judge's page is kept on the phone, for when the venue's network is down.
+    wait_for_kept_copy(page, table.split("?")[0])
+    shot(page, "phone-table")
+    judge_phone = page.context.cookies()
+    assert SignInLink.objects.get().last_used_at is not None
+
+    # The organiser revokes the link in the control room.
+    switch_browser(page, live_server, organiser, LAPTOP)
+    page.goto(f"{manage}staff/")
+    row = page.locator("tr.staff-row", has_text="Ola Nordmann")
+    expect(row).to_contain_text("last opened")
+    row.locator("summary", has_text="Revoke").click()
+    row.get_by_role("button", name="Revoke the link").click()
+    expect(page.locator(".messages")).to_contain_text("is revoked")
+    expect(page.locator("tr.staff-row", has_text="Ola Nordmann")).to_contain_text("Revoked")
+    shot(page, "staff-revoked")
+
+    # The phone's session is over: the table asks to log in, and the badge no longer works.
+    switch_browser(page, live_server, judge_phone, PHONE)
+    page.goto(table)
+    expect(page).to_have_url(f"{live_server.url}/accounts/login/?next=/t/{table.split('/t/')[1]}")
+    expect(page.locator("input[name=password]")).to_be_visible()
+    # ... and the kept copy is gone: offline, the phone shows nobody's table.
+    wait_for_kept_copy(page, table.split("?")[0], kept=False)
+    response = page.goto(scanned)
+    assert response.status == 410
+    expect(page.get_by_role("heading", level=1)).to_have_text("This sign-in link does not work")
+    expect(page.locator("main")).to_contain_text("has revoked this link")
+    shot(page, "phone-revoked")
