@@ -4,6 +4,7 @@ Every function takes the environment as a mapping, so that the parsing can be
 tested without reloading the settings module.
 """
 
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -80,6 +81,33 @@ def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
         return int(environ[name])
     except ValueError:
         raise ConfigurationError(f"{name} must be a whole number, not {environ[name]!r}.") from None
+
+
+def trusted_proxy_count(environ: Mapping[str, str]) -> int:
+    """Return ``TRUSTED_PROXY_COUNT``: how many proxies in front append to ``X-Forwarded-For``."""
+    count = env_int(environ, "TRUSTED_PROXY_COUNT", 0)
+    if count < 0:
+        raise ConfigurationError(f"TRUSTED_PROXY_COUNT must be 0 or more, not {count}.")
+    return count
+
+
+RATE = re.compile(r"^([1-9][0-9]*)/([1-9][0-9]*)?([smhd])$")
+
+
+def env_rates(environ: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    """Return the rates in ``name``, such as ``30/m,300/h``: requests per second, minute, hour, day.
+
+    A count may be followed by a number of periods (``100/10m``). An empty value
+    sets no limit.
+    """
+    rates = env_list(environ, name, default)
+    for rate in rates:
+        if not RATE.match(rate):
+            raise ConfigurationError(
+                f"{name} must be rates such as 30/m,300/h (per s, m, h or d), "
+                f"not {environ[name]!r}."
+            )
+    return rates
 
 
 def database_config(environ: Mapping[str, str], base_dir: Path) -> dict:

@@ -8,12 +8,19 @@ dialect
     files are separated by semicolons and start with the mark; en files are
     plain comma-separated UTF-8.
 neutral cell
-    A cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return
-    is written with a leading apostrophe: a spreadsheet shows it as text instead
-    of running it as a formula (CSV injection). The entries import takes the
-    apostrophe away again.
+    A text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+    return is written with a leading apostrophe: a spreadsheet shows it as text
+    instead of running it as a formula (CSV injection). Text is whatever is not
+    a number, above all what people typed (names, references): the string
+    ``"-5"`` is text and gets the apostrophe. A number the application computed
+    (an ``int``, ``float`` or ``Decimal``: a place, seconds, a fee) is written as
+    the number it is, ``-3`` as ``-3``, so that a spreadsheet can still sum it; a
+    number cannot hold a formula. The entries import takes the apostrophe away
+    again.
 
-Every CSV export (entries, results) writes through ``write`` or ``response``.
+Every CSV the application writes (the entries export, the public round and
+category results) goes through ``write`` or ``response``; nothing else writes CSV,
+so no cell escapes the rule.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.http import HttpResponse
 
@@ -49,8 +57,16 @@ def dialect_for(language: str) -> Dialect:
 
 
 def cell(value) -> str:
-    """Return a value as a cell's text: empty for ``None``, with an apostrophe before a formula."""
-    text = "" if value is None else str(value)
+    """Return a value as a cell's text: a neutral cell (see the module's terms).
+
+    ``None`` is an empty cell; a number is written as it is; text that a
+    spreadsheet would run as a formula gets an apostrophe.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return str(value)
+    text = str(value)
     if text.startswith(FORMULA_STARTS):
         return "'" + text
     return text

@@ -40,7 +40,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from championship import bounds, rulesets
+from championship import bounds, jsonbounds, rulesets
 from championship.models import (
     RESERVED_SLUGS,
     Category,
@@ -73,7 +73,11 @@ BIG_MAX = 9223372036854775807
 FEE_MAX = Decimal("999999.99")
 
 SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
-TOKEN = re.compile(r"^[-a-zA-Z0-9_]+$")
+# A QR token as ``new_token`` makes them (22 characters of URL-safe base64: 128 bits),
+# or longer; a shorter one could be guessed.
+TOKEN_MIN_LENGTH = 22
+TOKEN_MAX_LENGTH = 64
+TOKEN = re.compile(rf"^[-a-zA-Z0-9_]{{{TOKEN_MIN_LENGTH},{TOKEN_MAX_LENGTH}}}$")
 COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 
 CATEGORY_MEMBERS = {"individual": "an individual entry", "pair": "a pair", "team": "a team"}
@@ -488,10 +492,11 @@ def _fee(obj: dict, key: str, path: str, *, default: Decimal | None) -> Decimal 
         amount = None
     if amount is None or not amount.is_finite():
         raise InterchangeError(where, f'{_show(value)} is not an amount like "200.00"')
-    if amount != amount.quantize(Decimal("0.01")):
-        raise InterchangeError(where, f"{_show(value)} has more than two decimals")
+    # The range first: rounding an amount as large as 1e30 to cents is itself an error.
     if not 0 <= amount <= FEE_MAX:
         raise InterchangeError(where, f"must be between 0 and {FEE_MAX}, not {value}")
+    if amount != amount.quantize(Decimal("0.01")):
+        raise InterchangeError(where, f"{_show(value)} has more than two decimals")
     return amount.quantize(Decimal("0.01"))
 
 
@@ -554,6 +559,11 @@ class _Plan:
 
 def _read(data: Any) -> _Plan:
     """Check the whole document; return what to write, or raise ``InterchangeError``."""
+    # Text no database stores, numbers no column holds, absurd nesting: refused
+    # wherever they are, before any field is read.
+    found = jsonbounds.problem(data)
+    if found is not None:
+        raise InterchangeError(*found)
     if not isinstance(data, dict):
         raise InterchangeError("", f"the document must be a JSON object, not {_show(data)}")
     document_format = _get(data, "format", "", required=True)
@@ -760,10 +770,15 @@ def _read_tables(data: dict) -> list[_Table]:
         numbers[number] = path
         label = _text(raw, "label", path, max_length=100)
         seats = _whole(raw, "seats", path, default=1, minimum=1, maximum=2)
-        token = _text(raw, "token", path, default=None, max_length=64, blank=False)
+        token = _text(raw, "token", path, default=None, max_length=TOKEN_MAX_LENGTH, blank=False)
         if token is not None:
             if not TOKEN.match(token):
-                raise InterchangeError(f"{path}.token", "may hold only letters, digits, - and _")
+                raise InterchangeError(
+                    f"{path}.token",
+                    f"must be {TOKEN_MIN_LENGTH} to {TOKEN_MAX_LENGTH} letters, digits, - and _ "
+                    "(a token as the export gives it), not "
+                    f"{_show(token)}",
+                )
             if token in tokens:
                 raise InterchangeError(f"{path}.token", f"duplicate token (also {tokens[token]})")
             tokens[token] = path

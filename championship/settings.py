@@ -20,7 +20,7 @@ ALLOWED_HOSTS = config.allowed_hosts(ENV, DEBUG, lan.lan_address)
 CSRF_TRUSTED_ORIGINS = config.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "championship.admin_apps.ChampionshipAdminConfig",  # django.contrib.admin, its own site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "championship.middleware.ChampionshipMiddleware",
+    # After the championship's language is active, so that a 429 speaks it.
+    "championship.throttle.ThrottleMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its answer.
     "axes.middleware.AxesMiddleware",
@@ -107,10 +109,33 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = config.env_int(ENV, "LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=config.env_int(ENV, "LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# A failed login is recorded under its username cut to the column's length: a
+# stranger's 300-character "username" is refused like any other, never a 500.
+AXES_USERNAME_CALLABLE = "championship.throttle.axes_username"
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# The client's address: behind this many proxies, read from X-Forwarded-For
+# (championship/client_ip.py); with none, the connection's own. Lock-outs, the
+# throttles and DRF all count clients by it.
+TRUSTED_PROXY_COUNT = config.trusted_proxy_count(ENV)
+AXES_CLIENT_IP_CALLABLE = "championship.client_ip.client_ip"
+
+# Public POSTs counted per client in the shared cache (championship/throttle.py):
+# generous enough for a registration rush from one venue's network.
+THROTTLE_ENABLED = config.env_bool(ENV, "THROTTLE_ENABLED", True)
+THROTTLE_RATES = {
+    "registration": config.env_rates(ENV, "THROTTLE_REGISTRATION", ["30/m", "300/h"]),
+    # The form's live check posts at each changed field.
+    "registration-check": config.env_rates(ENV, "THROTTLE_REGISTRATION_CHECK", ["120/m", "1200/h"]),
+    "password-reset": config.env_rates(ENV, "THROTTLE_PASSWORD_RESET", ["5/h"]),
+    "entry-manage": config.env_rates(ENV, "THROTTLE_ENTRY_MANAGE", ["30/m", "300/h"]),
+    "sign-in": config.env_rates(ENV, "THROTTLE_SIGN_IN", ["30/m"]),
+}
+# With the cache down, let requests through rather than refuse every one.
+RATELIMIT_FAIL_OPEN = True
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -147,6 +172,9 @@ STORAGES = {
 }
 
 globals().update(config.email_config(ENV))
+# Seconds an SMTP connection may take: a mail server that hangs must not hold up a request
+# (mail that fails waits in the outbox, championship/outbox.py).
+EMAIL_TIMEOUT = 10
 # The site's address for QR codes and links in e-mails; unset, each request's own.
 SITE_URL = config.site_url(ENV)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL  # noqa: F821 - set by email_config just above
@@ -157,7 +185,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_PARSER_CLASSES": ["championship.api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Any DRF throttle counts the same client as championship/client_ip.py.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Speed-puzzling championship API",

@@ -245,6 +245,7 @@ CategorySetUpFormSet = forms.formset_factory(
     extra=0,
     min_num=1,
     max_num=len(rulesets.CATEGORY_KINDS),
+    absolute_max=len(rulesets.CATEGORY_KINDS),
     validate_max=True,
 )
 

@@ -37,7 +37,6 @@ import secrets
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -48,8 +47,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from championship import site_url, staff
-from championship.models import Championship, ChampionshipRole, SignInLink
+from championship import outbox, site_url, staff
+from championship.models import Championship, ChampionshipRole, OutgoingMail, SignInLink
 
 logger = logging.getLogger(__name__)
 
@@ -243,7 +242,8 @@ def link_send(*, link: SignInLink) -> None:
     """Mail ``link`` to its person once the transaction commits (they need an e-mail address)."""
     if not link.active or not link.user.email:
         raise ValidationError(_("This link cannot be sent: it is revoked, or has no e-mail."))
-    _queue_mail(link)
+    with transaction.atomic():
+        _queue_mail(link)
 
 
 def link_use(*, link: SignInLink) -> None:
@@ -258,24 +258,21 @@ def link_use(*, link: SignInLink) -> None:
 
 
 def _queue_mail(link: SignInLink) -> None:
-    base_url = site_url.base_url()
-    transaction.on_commit(lambda: send_link_mail(link.pk, base_url=base_url))
+    """Write the mail of ``link`` to the outbox, in the championship's language.
 
-
-def send_link_mail(link_pk: int, *, base_url: str) -> None:
-    """Send a person their sign-in link, in the championship's language."""
-    link = SignInLink.objects.select_related("championship", "user", "created_by").get(pk=link_pk)
+    The outbox keeps ``outbox.SECRET`` in the token's place: the database holds
+    no working link, and ``_finish_mail`` fills it in when the mail is sent.
+    """
+    link = SignInLink.objects.select_related("championship", "user", "created_by").get(pk=link.pk)
     if not link.active or not link.user.email:
         return
+    base_url = site_url.base_url()
     if not base_url:
         logger.warning(
             "SITE_URL is not set: the sign-in link %s cannot be mailed without the site's "
             "address. Set SITE_URL (e.g. https://puzzle.example.org).",
             link.pk,
         )
-        return
-    url = sign_in_url(link, base_url=base_url)
-    if url is None:
         return
     championship = link.championship
     with translation.override(championship.language):
@@ -284,20 +281,33 @@ def send_link_mail(link_pk: int, *, base_url: str) -> None:
             "name": link.name,
             "role": Role(link.role).label,
             "championship": championship,
-            "sign_in_url": url,
+            "sign_in_url": base_url + reverse("sign_in", kwargs={"token": outbox.SECRET}),
             "organiser": (link.created_by.get_full_name() or link.created_by.get_username())
             if link.created_by
             else "",
         }
         subject = render_to_string("championship/email/sign_in_link_subject.txt", context)
         body = render_to_string("championship/email/sign_in_link.txt", context)
-    send_mail(
-        " ".join(subject.split()),
-        body,
-        settings.DEFAULT_FROM_EMAIL,
-        [link.user.email],
-        fail_silently=False,
+    outbox.queue(
+        to=link.user.email,
+        subject=subject,
+        body=body,
+        kind=OutgoingMail.Kind.SIGN_IN_LINK,
+        reference=link.pk,
+        championship=championship,
     )
+
+
+def _finish_mail(mail: OutgoingMail) -> str | None:
+    """Put the link's secret in its mail; ``None`` when the link no longer works."""
+    link = SignInLink.objects.select_related("user").filter(pk=mail.reference).first()
+    token = sign_in_token(link) if link is not None and link.active else None
+    if token is None:
+        return None
+    return mail.body.replace(outbox.SECRET, token)
+
+
+outbox.register_finisher(OutgoingMail.Kind.SIGN_IN_LINK, _finish_mail)
 
 
 # Reading ---------------------------------------------------------------------------------------

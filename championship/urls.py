@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from championship import control, setup, staff_views, views
+from championship import control, mail_views, setup, staff_views, views
 
 championship_patterns = [
     path("", views.home, name="home"),
@@ -72,6 +72,9 @@ championship_patterns = [
     path("<slug:slug>/manage/staff/<int:link>/revoke/", staff_views.revoke, name="staff_revoke"),
     path("<slug:slug>/manage/staff/<int:link>/renew/", staff_views.renew, name="staff_renew"),
     path("<slug:slug>/manage/staff/<int:link>/send/", staff_views.send, name="staff_send"),
+    # The e-mail outbox (championship/mail_views.py).
+    path("<slug:slug>/manage/mail/", mail_views.mail, name="mail"),
+    path("<slug:slug>/manage/mail/<int:pk>/retry/", mail_views.mail_retry, name="mail_retry"),
 ]
 
 urlpatterns = [

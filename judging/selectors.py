@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from championship.models import Heat, Round, Seat, Table
+from championship.tokens import is_token
 from judging.models import Capture
 from registration.models import Entry
 from results.models import Result
@@ -47,6 +48,8 @@ def epoch_ms(instant: datetime | None) -> int | None:
 
 def table_for_token(token: str) -> Table | None:
     """Return the table behind a QR token, or ``None`` for an unknown or replaced token."""
+    if not is_token(token):
+        return None
     return Table.objects.select_related("championship").filter(token=token).first()
 
 

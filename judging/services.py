@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from championship import bounds
 from championship.models import Championship, ChampionshipRole, Round, Seat
 from championship.permissions import has_role
 from championship.rules import timing
@@ -42,6 +43,21 @@ HEAD_JUDGE_KINDS = {Kind.CORRECTION, Kind.DNS, Kind.DSQ, Kind.WARNING}
 # Kinds that record a time or a count: the entry's result as a judge recorded it.
 RECORDING_KINDS = (Kind.FINISH, Kind.PIECES, Kind.INCORRECT)
 RECORDED = (Result.Status.FINISHED, Result.Status.UNFINISHED)
+
+# What the phone sends for each kind of capture: what a capture keeps "as received".
+CAPTURE_FIELDS = ("id", "round", "entry", "kind", "at")
+COUNT_FIELDS = ("missing_found", "missing_lost", "adjacent_missing")
+PIECE_FIELDS = ("pieces_placed", "pieces_remaining")
+KIND_FIELDS = {
+    Kind.FINISH: (*COUNT_FIELDS, "last_piece_at"),
+    Kind.CONFIRM: (),
+    Kind.PIECES: (*PIECE_FIELDS, *COUNT_FIELDS),
+    Kind.INCORRECT: (*PIECE_FIELDS, *COUNT_FIELDS),
+    Kind.CORRECTION: ("time", "status", *COUNT_FIELDS, *PIECE_FIELDS),
+    Kind.DNS: (),
+    Kind.DSQ: (),
+    Kind.WARNING: (),
+}
 
 
 class CaptureConflict(Exception):
@@ -72,6 +88,7 @@ class CaptureInput:
     time_ms: int | None = None
     status: str = ""
     reason: str = ""
+    # The capture as the phone sent it; only the fields of its kind are kept (``kept_payload``).
     payload: dict = field(default_factory=dict)
 
 
@@ -179,6 +196,24 @@ def _check_counts(data: CaptureInput, pieces: int, rules) -> None:
         raise ValidationError(attempt_error_message(error, pieces=pieces, rules=rules)) from None
 
 
+def kept_payload(kind: str, received: dict) -> dict:
+    """Return what a capture keeps of the body the phone sent: the fields its kind defines.
+
+    The reason is kept in a field of its own; anything else a client adds is not stored.
+    """
+    names = (*CAPTURE_FIELDS, *KIND_FIELDS.get(kind, ()))
+    return {name: received[name] for name in names if name in received}
+
+
+def _check_time(data: CaptureInput) -> None:
+    """Refuse a corrected time longer than any result can be."""
+    if data.time_ms is not None and not 0 <= data.time_ms <= bounds.DURATION_MAX_MS:
+        hours = bounds.DURATION_MAX_MS // 3_600_000
+        raise ValidationError(
+            {"time": [_("A time is at most %(hours)s:00:00.") % {"hours": hours}]}
+        )
+
+
 def _check_kind_allowed(user, championship: Championship, kind: str) -> None:
     if kind not in JUDGE_KINDS | HEAD_JUDGE_KINDS:
         raise ValidationError({"kind": [_("Unknown kind of capture.")]})
@@ -255,6 +290,7 @@ def capture_record(
         elif data.kind == Kind.CORRECTION:
             if not data.reason.strip():
                 raise ValidationError({"reason": [_("A correction needs a reason.")]})
+            _check_time(data)
             elapsed = data.time_ms
         elif data.kind in (Kind.DSQ, Kind.WARNING) and not data.reason.strip():
             raise ValidationError({"reason": [_("Give a reason.")]})
@@ -276,7 +312,10 @@ def capture_record(
             pieces_placed=data.pieces_placed,
             pieces_remaining=data.pieces_remaining,
             reason=data.reason.strip(),
-            payload={**data.payload, **({"status": data.status} if data.status else {})},
+            payload={
+                **kept_payload(data.kind, data.payload),
+                **({"status": data.status} if data.status else {}),
+            },
         )
         result_derive(result, pieces, seat=seat)
         try:

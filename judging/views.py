@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -270,6 +270,11 @@ def service_worker(request):
     return response
 
 
+def is_id(text: str) -> bool:
+    """Return whether ``text`` can be a row's id: ASCII digits, within the database's integers."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 @require_POST
 def start_now(request, token):
     """Give one entry at the table its own start, now (a taped bag cut open by a judge)."""
@@ -286,7 +291,13 @@ def start_now(request, token):
     if not table.championship.rules.individual_start_times:
         messages.error(request, _("These rules give no entry a start of its own."))
         return redirect(table)
-    seat = selectors.seat_at_table(table, request.POST.get("seat", "").strip() or None)
+    seat_id = request.POST.get("seat", "").strip()
+    if not is_id(seat_id):
+        return HttpResponseBadRequest(
+            _("This seat is not at this table: open the table's page again."),
+            content_type="text/plain; charset=utf-8",
+        )
+    seat = selectors.seat_at_table(table, int(seat_id))
     if seat is None:
         raise Http404
     try:
@@ -497,7 +508,7 @@ def correct(request, championship, round):
             return redirect(f"{url}#result-{entry.pk}")
     entry_id = request.POST.get("entry", "")
     failed = {
-        "entry": int(entry_id) if entry_id.isdigit() else None,
+        "entry": int(entry_id) if is_id(entry_id) else None,
         "values": request.POST,
         "errors": {name: errors for name, errors in form.errors.items() if name != "__all__"},
         "refusals": form.non_field_errors(),

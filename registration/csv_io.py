@@ -12,6 +12,12 @@ import
     the byte-order mark) or Windows-1252, separated by commas, semicolons or
     tabs. Every row is checked with the registration's own rules before anything
     is saved; the rows are saved by the registration services.
+stored import
+    The uploaded file's text, kept on the server between the preview and the
+    confirmation (``StoredImport``), for the organiser who uploaded it. A
+    confirmation claims it (marks it done, if it was not) in the import's own
+    transaction: two confirmations of one upload, one after the other or at the
+    same instant, import it once.
 """
 
 from __future__ import annotations
@@ -22,10 +28,11 @@ import io
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -36,7 +43,7 @@ from championship import csvfile
 from championship.models import Category, Championship
 from championship.rules import eligibility, identity
 from registration import services
-from registration.models import Entry
+from registration.models import Entry, StoredImport
 from registration.services import MemberData
 
 EXPORT_COLUMNS = (
@@ -794,3 +801,77 @@ def _expect_statuses(preview: ImportPreview) -> None:
                 free[category.pk] = places - 1
         else:
             row.expected_status = Entry.Status.WAITLISTED
+
+
+# The stored import --------------------------------------------------------------------------
+
+# How many uploads an organiser keeps per championship, and for how long.
+KEPT_IMPORTS = 3
+KEPT_FOR = timedelta(days=1)
+STORED_TOKEN = re.compile(r"^[-a-zA-Z0-9_]{1,32}$")
+
+
+class ImportAlreadyDone(Exception):
+    """The stored import was confirmed already: nothing is imported again."""
+
+
+def import_store(
+    *, championship: Championship, user, text: str, category_key: str, filename: str
+) -> StoredImport:
+    """Keep an uploaded file's text until it is confirmed or cancelled; return it.
+
+    An organiser keeps the last ``KEPT_IMPORTS`` uploads of a championship, and
+    none longer than ``KEPT_FOR``.
+    """
+    with transaction.atomic():
+        StoredImport.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()
+        older = StoredImport.objects.filter(championship=championship, user=user).order_by(
+            "-created_at", "-pk"
+        )[KEPT_IMPORTS - 1 :]
+        StoredImport.objects.filter(pk__in=list(older.values_list("pk", flat=True))).delete()
+        return StoredImport.objects.create(
+            championship=championship,
+            user=user,
+            text=text,
+            category_key=category_key,
+            filename=filename[:255],
+        )
+
+
+def stored_import(*, championship: Championship, user, token: str) -> StoredImport | None:
+    """Return the user's stored import of the championship with this token, or ``None``."""
+    if not STORED_TOKEN.match(token):
+        return None
+    return StoredImport.objects.filter(championship=championship, user=user, token=token).first()
+
+
+def import_forget(*, stored: StoredImport) -> None:
+    """Drop a stored import (cancelled, or a file that cannot be read)."""
+    StoredImport.objects.filter(pk=stored.pk).delete()
+
+
+def import_confirm(*, stored: StoredImport, rows, language: str) -> list[Entry]:
+    """Save the rows of a stored import, once; return the new entries.
+
+    The stored import is claimed in the same transaction as the rows: a refused
+    row leaves it unclaimed, to be confirmed again; a confirmation that finds it
+    claimed, even by a confirmation still running, raises ``ImportAlreadyDone``
+    and saves nothing. Raise ``services.ImportRowRefused`` for a refused row.
+    """
+    with transaction.atomic():
+        if not _claim(stored):
+            raise ImportAlreadyDone
+        return services.entries_import(rows=rows, language=language)
+
+
+def _claim(stored: StoredImport) -> bool:
+    """Mark a stored import done, if it was not; return whether this call did.
+
+    A conditional update: its row lock makes a simultaneous confirmation wait for
+    this one's transaction, then find the import done.
+    """
+    return bool(
+        StoredImport.objects.filter(pk=stored.pk, done_at__isnull=True).update(
+            done_at=timezone.now(), text=""
+        )
+    )

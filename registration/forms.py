@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django_countries import countries
 
 from championship.models import Category
@@ -19,7 +20,8 @@ class MemberForm(forms.Form):
     """One member of an entry."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
-    email = forms.EmailField(label=_("E-mail"), required=False)
+    # 254 characters: the longest address SMTP delivers, and the model's column.
+    email = forms.EmailField(label=_("E-mail"), max_length=254, required=False)
     birth_date = forms.DateField(
         label=_("Birth date"),
         required=False,
@@ -105,10 +107,38 @@ class MemberForm(forms.Form):
         )
 
 
+def member_count_message(category: Category) -> str:
+    """Return what a category asks of the number of members, as the registration service says it."""
+    if category.min_members == category.max_members:
+        return ngettext(
+            "An entry in this category has %(count)s member.",
+            "An entry in this category has %(count)s members.",
+            category.min_members,
+        ) % {"count": category.min_members}
+    return _("An entry in this category has %(low)s to %(high)s members.") % {
+        "low": category.min_members,
+        "high": category.max_members,
+    }
+
+
 class BaseMemberFormSet(forms.BaseFormSet):
+    """The members of an entry: never more forms than the category has members.
+
+    The form's count (``members-TOTAL_FORMS``) comes from the browser; the
+    formset's ``absolute_max`` is the category's maximum, so a count of
+    100,000 builds that many forms at most and is refused with the category's rule.
+    """
+
     def __init__(self, *args, category: Category, **kwargs):
         self.category = category
         super().__init__(*args, **kwargs)
+        # Django formats these with the count: a message of our own has no placeholder left.
+        message = str(member_count_message(category)).replace("%", "%%")
+        self.error_messages = {
+            **self.error_messages,
+            "too_many_forms": message,
+            "too_few_forms": message,
+        }
 
     def get_form_kwargs(self, index):
         return {**super().get_form_kwargs(index), "category": self.category}
@@ -146,6 +176,7 @@ def member_formset_class(category: Category):
         extra=category.max_members - category.min_members,
         min_num=category.min_members,
         max_num=category.max_members,
+        absolute_max=category.max_members,
         validate_min=True,
         validate_max=True,
     )

@@ -238,3 +238,34 @@ class EntryMember(models.Model):
 
     def __str__(self):
         return f"{self.person} in {self.entry}"
+
+
+class StoredImport(models.Model):
+    """An uploaded CSV file of entries, kept between its preview and its confirmation.
+
+    The file's text stays on the server (never in the page). Confirming the import
+    marks the row done (``done_at``) in the import's own transaction, on the
+    condition that it was not done yet: a second confirmation (a double click, a
+    second tab) finds it done and imports nothing.
+    """
+
+    token = models.CharField(max_length=32, unique=True, default=new_token)
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="stored_imports"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stored_imports"
+    )
+    filename = models.CharField(max_length=255, blank=True)
+    category_key = models.CharField(max_length=50, blank=True)
+    text = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("stored import")
+        verbose_name_plural = _("stored imports")
+
+    def __str__(self):
+        return self.filename or self.token

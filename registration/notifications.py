@@ -1,22 +1,25 @@
 """E-mails to registrants, in the language they registered in.
 
-A mail is sent after the request's transaction commits, so the site's address
-for its links is taken when the mail is queued (``queued_base_url``), while the
-request is still at hand.
+A mail is rendered and written to the outbox (``championship.outbox``) inside
+the transaction of the change that causes it, and sent once that transaction
+commits; the site's address for its links is the request's, or ``SITE_URL``.
 """
 
 from __future__ import annotations
 
 import logging
 
-from django.conf import settings
-from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from championship import site_url
+from championship import outbox, site_url
+from championship.models import OutgoingMail
 from registration.models import Entry
+
+Kind = OutgoingMail.Kind
+# The mails about an entry (``OutgoingMail.reference`` is the entry's id).
+ENTRY_KINDS = [Kind.REGISTERED, Kind.PROMOTED, Kind.WITHDRAWN, Kind.NEW_LINK]
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +47,7 @@ def manage_url(entry: Entry, *, base_url: str | None = None) -> str:
     return base + manage_path(entry)
 
 
-def _send(entry_pk: int, template: str, base_url: str) -> None:
+def _queue(entry_pk: int, kind: str, base_url: str | None) -> None:
     entry = (
         Entry.objects.select_related("category__championship")
         .prefetch_related("members")
@@ -52,6 +55,7 @@ def _send(entry_pk: int, template: str, base_url: str) -> None:
     )
     if not entry.contact_email:
         return
+    base_url = queued_base_url() if base_url is None else base_url
     if not base_url:
         # Queued outside a request (a command) on a site without SITE_URL: the link
         # cannot be made absolute, and a guessed address would lead nowhere.
@@ -59,43 +63,59 @@ def _send(entry_pk: int, template: str, base_url: str) -> None:
             "SITE_URL is not set: the %s e-mail to entry %s carries the path %s without "
             "the site's address. Set SITE_URL (e.g. https://puzzle.example.org) to send "
             "working links from commands.",
-            template,
+            kind,
             entry.pk,
             manage_path(entry),
         )
+    championship = entry.category.championship
     with translation.override(entry.language):
         context = {
             "entry": entry,
             "category": entry.category,
-            "championship": entry.category.championship,
+            "championship": championship,
             "manage_url": manage_url(entry, base_url=base_url),
         }
-        subject = render_to_string(f"registration/email/{template}_subject.txt", context)
-        body = render_to_string(f"registration/email/{template}.txt", context)
-    send_mail(
-        " ".join(subject.split()),
-        body,
-        settings.DEFAULT_FROM_EMAIL,
-        [entry.contact_email],
-        fail_silently=False,
+        subject = render_to_string(f"registration/email/{kind}_subject.txt", context)
+        body = render_to_string(f"registration/email/{kind}.txt", context)
+    outbox.queue(
+        to=entry.contact_email,
+        subject=subject,
+        body=body,
+        kind=kind,
+        reference=entry.pk,
+        championship=championship,
     )
 
 
-def send_registered(entry_pk: int, *, base_url: str) -> None:
+# Each function queues its mail in the current transaction: call it inside the change's.
+
+
+def queue_registered(entry_pk: int, *, base_url: str | None = None) -> None:
     """Confirm a registration: confirmed, or on the waiting list."""
-    _send(entry_pk, "registered", base_url)
+    _queue(entry_pk, Kind.REGISTERED, base_url)
 
 
-def send_promoted(entry_pk: int, *, base_url: str) -> None:
+def queue_promoted(entry_pk: int, *, base_url: str | None = None) -> None:
     """Tell a waitlisted entry that it now has a place."""
-    _send(entry_pk, "promoted", base_url)
+    _queue(entry_pk, Kind.PROMOTED, base_url)
 
 
-def send_withdrawn(entry_pk: int, *, base_url: str) -> None:
+def queue_withdrawn(entry_pk: int, *, base_url: str | None = None) -> None:
     """Confirm a withdrawal."""
-    _send(entry_pk, "withdrawn", base_url)
+    _queue(entry_pk, Kind.WITHDRAWN, base_url)
 
 
-def send_new_link(entry_pk: int, *, base_url: str) -> None:
+def queue_new_link(entry_pk: int, *, base_url: str | None = None) -> None:
     """Send an entry's new private link (the old one no longer works)."""
-    _send(entry_pk, "new_link", base_url)
+    _queue(entry_pk, Kind.NEW_LINK, base_url)
+
+
+def failing_mail(entry: Entry):
+    """Return the entry's mail that could not be sent yet."""
+    return outbox.failing_about(ENTRY_KINDS, entry.pk)
+
+
+def latest_failed(entry: Entry, kind: str) -> bool:
+    """Return whether the entry's latest mail of ``kind`` could not be sent (so far)."""
+    latest = OutgoingMail.objects.filter(kind=kind, reference=entry.pk).order_by("-pk").first()
+    return latest is not None and latest.failing

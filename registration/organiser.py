@@ -7,7 +7,6 @@ becomes an error message and changes nothing.
 
 from __future__ import annotations
 
-import secrets
 from urllib.parse import urlencode
 
 from django import forms
@@ -22,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from championship import csvfile
 from championship.permissions import organiser_required
-from registration import csv_io, selectors, services
+from registration import csv_io, notifications, selectors, services
 from registration.models import Entry
 
 ENTRIES = "registration/organiser_entries.html"
@@ -30,8 +29,7 @@ IMPORT = "registration/organiser_import.html"
 IMPORT_PREVIEW = "registration/organiser_import_preview.html"
 CHECKIN = "registration/organiser_checkin.html"
 
-SESSION_IMPORTS = "registration.organiser_imports"
-KEPT_IMPORTS = 3
+IMPORT_DONE = gettext_lazy("This import was done already: nothing was imported again.")
 
 
 # Forms ----------------------------------------------------------------------------------------
@@ -293,10 +291,26 @@ def new_link(request, championship, pk):
     entry = _entry(championship, pk)
 
     def action():
-        services.entry_rotate_manage_link(entry=entry)
-        return _(
-            "%(name)s has a new private link, sent by e-mail; the old one no longer works."
-        ) % {"name": entry.name}
+        rotated = services.entry_rotate_manage_link(entry=entry)
+        found = {"name": rotated.name, "url": notifications.manage_url(rotated)}
+        if rotated.contact_email and not notifications.latest_failed(
+            rotated, notifications.Kind.NEW_LINK
+        ):
+            return (
+                _(
+                    "%(name)s has a new private link, sent by e-mail: %(url)s "
+                    "The old one no longer works."
+                )
+                % found
+            )
+        # The entrant has no working link until they get this one: the organiser passes it on.
+        return (
+            _(
+                "%(name)s has a new private link: %(url)s It could not be sent by e-mail: "
+                "pass it on yourself. The old one no longer works."
+            )
+            % found
+        )
 
     _run(request, action)
     return _after_action(request, championship)
@@ -334,34 +348,6 @@ def export(request, championship):
 # CSV import -----------------------------------------------------------------------------------
 
 
-def _stored_imports(request) -> dict:
-    return request.session.get(SESSION_IMPORTS, {})
-
-
-def _store_import(request, championship, **data) -> str:
-    """Keep an uploaded file's text in the session (never in the page) and return its key."""
-    imports = _stored_imports(request)
-    while len(imports) >= KEPT_IMPORTS:
-        imports.pop(next(iter(imports)))
-    token = secrets.token_urlsafe(12)
-    imports[token] = {"championship": championship.pk, **data}
-    request.session[SESSION_IMPORTS] = imports
-    return token
-
-
-def _stored_import(request, championship, token) -> dict | None:
-    stored = _stored_imports(request).get(token)
-    if stored is None or stored.get("championship") != championship.pk:
-        return None
-    return stored
-
-
-def _forget_import(request, token) -> None:
-    imports = _stored_imports(request)
-    if imports.pop(token, None) is not None:
-        request.session[SESSION_IMPORTS] = imports
-
-
 def _categories(championship):
     categories = list(championship.categories.order_by("order", "key"))
     for category in categories:
@@ -389,15 +375,17 @@ def import_upload(request, championship):
                 for problem in preview.problems:
                     form.add_error(None, problem)
             if form.is_valid():
-                token = _store_import(
-                    request,
-                    championship,
+                stored = csv_io.import_store(
+                    championship=championship,
+                    user=request.user,
                     text=text,
-                    category=category.key if category else "",
+                    category_key=category.key if category else "",
                     filename=form.cleaned_data["file"].name,
                 )
                 return redirect(
-                    "registration:organiser_import_preview", slug=championship.slug, token=token
+                    "registration:organiser_import_preview",
+                    slug=championship.slug,
+                    token=stored.token,
                 )
     else:
         form = ImportForm(categories=categories)
@@ -416,27 +404,34 @@ def import_upload(request, championship):
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def import_preview(request, championship, token):
-    """Show every row of an uploaded file with its problems; on confirmation, save the rows."""
-    stored = _stored_import(request, championship, token)
+    """Show every row of an uploaded file with its problems; on confirmation, save the rows.
+
+    The file is imported once: a second confirmation, even one sent at the same
+    instant as the first, is told the import was done and imports nothing.
+    """
+    stored = csv_io.stored_import(championship=championship, user=request.user, token=token)
     upload_url = reverse("registration:organiser_import", kwargs={"slug": championship.slug})
     if stored is None:
         messages.error(
             request, _("This import is no longer available: upload the file again, please.")
         )
         return redirect(upload_url)
+    if stored.done_at is not None:
+        messages.error(request, IMPORT_DONE)
+        return redirect(upload_url)
     categories = _categories(championship)
-    category = next((c for c in categories if c.key == stored.get("category")), None)
+    category = next((c for c in categories if c.key == stored.category_key), None)
     try:
         preview = csv_io.parse_entries(
-            stored["text"], championship=championship, default_category=category
+            stored.text, championship=championship, default_category=category
         )
     except csv_io.CsvError as error:
-        _forget_import(request, token)
+        csv_io.import_forget(stored=stored)
         messages.error(request, error.message)
         return redirect(upload_url)
     if request.method == "POST":
         if request.POST.get("action") == "cancel":
-            _forget_import(request, token)
+            csv_io.import_forget(stored=stored)
             messages.info(request, _("The import is cancelled; nothing was saved."))
             return redirect(upload_url)
         skip = request.POST.get("skip_invalid") == "yes"
@@ -458,9 +453,12 @@ def import_preview(request, championship, token):
             messages.error(request, _("Nothing was saved: the file has no row to import."))
         else:
             try:
-                created = services.entries_import(
-                    rows=preview.to_import, language=championship.language
+                created = csv_io.import_confirm(
+                    stored=stored, rows=preview.to_import, language=championship.language
                 )
+            except csv_io.ImportAlreadyDone:
+                messages.error(request, IMPORT_DONE)
+                return redirect(upload_url)
             except services.ImportRowRefused as refused:
                 messages.error(
                     request,
@@ -468,7 +466,6 @@ def import_preview(request, championship, token):
                     % {"row": refused.row.line, "reason": " ".join(refused.messages)},
                 )
             else:
-                _forget_import(request, token)
                 confirmed = sum(e.status == Entry.Status.CONFIRMED for e in created)
                 message = ngettext(
                     "%(count)s entry imported: %(confirmed)s confirmed, "
@@ -500,7 +497,7 @@ def import_preview(request, championship, token):
         {
             "preview": preview,
             "token": token,
-            "filename": stored.get("filename", ""),
+            "filename": stored.filename,
             "default_category": category,
             "expected": preview.expected_counts,
         },

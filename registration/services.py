@@ -504,10 +504,7 @@ def entry_register(
             )
             EntryMember.objects.create(entry=entry, person=person, position=position)
         if send_mail:
-            base_url = notifications.queued_base_url()
-            transaction.on_commit(
-                lambda: notifications.send_registered(entry.pk, base_url=base_url)
-            )
+            notifications.queue_registered(entry.pk)
     return entry
 
 
@@ -522,33 +519,52 @@ def _promote_waiting(category: Category) -> list[Entry]:
         waiting = waiting[: max(free, 0)]
     promoted = list(waiting)
     now = timezone.now()
-    base_url = notifications.queued_base_url()
     for entry in promoted:
         entry.status = Entry.Status.CONFIRMED
         entry.confirmed_at = now
         entry.save(update_fields=["status", "confirmed_at", "updated_at"])
-        transaction.on_commit(
-            lambda pk=entry.pk: notifications.send_promoted(pk, base_url=base_url)
-        )
+        notifications.queue_promoted(entry.pk)
     return promoted
 
 
+def first_round_started(category: Category) -> bool:
+    """Return whether a heat of the category's first round has started.
+
+    From then on an entrant cannot withdraw through the private link: only the
+    organiser can withdraw an entry.
+    """
+    first = category.rounds.order_by("order", "pk").first()
+    return first is not None and first.heats.filter(started_at__isnull=False).exists()
+
+
 @transaction.atomic
-def entry_withdraw(*, entry: Entry) -> list[Entry]:
+def entry_withdraw(*, entry: Entry, by_entrant: bool = False) -> list[Entry]:
     """Withdraw an entry; a freed place goes to the first entry on the waiting list.
 
-    Return the entries promoted from the waiting list (told by e-mail).
+    With ``by_entrant`` (the private link) the withdrawal is refused with a
+    ``ValidationError`` once the category's first round has started. A withdrawn
+    entry is never ranked: the rounds it has a result in are ranked again
+    (``signals.entry_withdrawn``). Return the entries promoted from the waiting
+    list (told by e-mail).
     """
     category = _lock_category(entry.category)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.status == Entry.Status.WITHDRAWN:
         return []
+    if by_entrant and first_round_started(category):
+        raise ValidationError(
+            _(
+                "The first round has started: the entry can no longer be withdrawn here. "
+                "Ask the organiser."
+            ),
+            code="round_started",
+        )
     was_confirmed = entry.status == Entry.Status.CONFIRMED
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["status", "withdrawn_at", "updated_at"])
-    base_url = notifications.queued_base_url()
-    transaction.on_commit(lambda: notifications.send_withdrawn(entry.pk, base_url=base_url))
+    signals.entry_withdrawn.send(sender=Entry, entries=[entry])
+    notifications.queue_withdrawn(entry.pk)
     return _promote_waiting(category) if was_confirmed else []
 
 
@@ -577,8 +593,7 @@ def entry_promote(*, entry: Entry) -> Entry:
     entry.status = Entry.Status.CONFIRMED
     entry.confirmed_at = timezone.now()
     entry.save(update_fields=["status", "confirmed_at", "updated_at"])
-    base_url = notifications.queued_base_url()
-    transaction.on_commit(lambda: notifications.send_promoted(entry.pk, base_url=base_url))
+    notifications.queue_promoted(entry.pk)
     return entry
 
 
@@ -850,6 +865,5 @@ def entry_rotate_manage_link(*, entry: Entry) -> Entry:
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     entry.manage_token = new_token()
     entry.save(update_fields=["manage_token", "updated_at"])
-    base_url = notifications.queued_base_url()
-    transaction.on_commit(lambda: notifications.send_new_link(entry.pk, base_url=base_url))
+    notifications.queue_new_link(entry.pk)
     return entry

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from championship import selectors
 from championship.models import Category, Round, Seat
 from championship.permissions import get_championship
+from championship.tokens import is_token
 from registration import services
 from registration.forms import EntryForm, member_formset
 from registration.models import Entry
@@ -80,7 +81,11 @@ def register(request, slug, category):
             else:
                 if entry.status == Entry.Status.CONFIRMED:
                     messages.success(
-                        request, _("Your entry is confirmed. We have sent you an e-mail.")
+                        request,
+                        _(
+                            "Your entry is confirmed. "
+                            "An e-mail with your private link is on its way."
+                        ),
                     )
                 else:
                     messages.info(
@@ -135,11 +140,13 @@ def check(request, slug, category):
 
 
 def _entry_by_token(request, slug, token) -> Entry:
-    entry = (
-        Entry.objects.select_related("category__championship")
-        .filter(manage_token=token, category__championship__slug=slug)
-        .first()
-    )
+    entry = None
+    if is_token(token):
+        entry = (
+            Entry.objects.select_related("category__championship")
+            .filter(manage_token=token, category__championship__slug=slug)
+            .first()
+        )
     if entry is None:
         raise Http404(_("This link does not lead to an entry. Check the link in your e-mail."))
     return entry
@@ -223,6 +230,7 @@ def manage(request, slug, token):
             "entry_form": entry_form,
             "formset": formset,
             "editable": editable,
+            "withdraw_closed": services.first_round_started(category),
             "seats": seats,
             "results": results,
             "live": live,
@@ -237,13 +245,19 @@ def manage(request, slug, token):
 
 @require_POST
 def withdraw(request, slug, token):
-    """Withdraw an entry, after the entrant confirmed it."""
+    """Withdraw an entry, after the entrant confirmed it, until the first round starts."""
     entry = _entry_by_token(request, slug, token)
     if request.POST.get("confirm") != "yes":
         messages.error(request, _("Tick the box to confirm that you want to withdraw."))
     elif entry.status == Entry.Status.WITHDRAWN:
         messages.info(request, _("This entry was already withdrawn."))
     else:
-        services.entry_withdraw(entry=entry)
-        messages.success(request, _("Your entry is withdrawn. We have sent you an e-mail."))
+        try:
+            services.entry_withdraw(entry=entry, by_entrant=True)
+        except ValidationError as refused:
+            messages.error(request, " ".join(refused.messages))
+        else:
+            messages.success(
+                request, _("Your entry is withdrawn. An e-mail confirming it is on its way.")
+            )
     return redirect("registration:manage", slug=slug, token=token)

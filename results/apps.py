@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-from registration.signals import members_changed
+from registration.signals import entry_withdrawn, members_changed
 
 
 class ResultsConfig(AppConfig):
@@ -13,3 +13,6 @@ class ResultsConfig(AppConfig):
         from results.receivers import rerank_entries_rounds
 
         members_changed.connect(rerank_entries_rounds, dispatch_uid="results.rerank_entries_rounds")
+        entry_withdrawn.connect(
+            rerank_entries_rounds, dispatch_uid="results.rerank_withdrawn_entry_rounds"
+        )

@@ -38,10 +38,11 @@ class UnchangedPollMiddleware:
         return self.get_response(request)
 
     def unchanged(self, request, match, header):
+        heat = request.GET.get("heat", "")
         try:
-            pk, version, championship_language = poll_state(match["slug"], match["round"])
+            pk, version, championship_language = poll_state(match["slug"], match["round"], heat)
         except Http404:
-            return None
+            return None  # an unknown round or heat: the view says so
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
         if chosen is None:
             language = championship_language
@@ -49,9 +50,7 @@ class UnchangedPollMiddleware:
             language = chosen
         else:
             return None  # let the view work out the language
-        etag = poll_etag(
-            pk, version, language, FRAGMENTS[match["page"]], request.GET.get("heat", "")
-        )
+        etag = poll_etag(pk, version, language, FRAGMENTS[match["page"]], heat)
         if etag not in parse_etags(header):
             return None
         response = HttpResponseNotModified()

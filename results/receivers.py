@@ -7,11 +7,12 @@ from results.services import standings_recompute
 
 
 def rerank_entries_rounds(sender, *, entries, **kwargs) -> None:
-    """Re-rank every round in which one of ``entries`` has a result (``members_changed``).
+    """Re-rank every round in which one of ``entries`` has a result (registration's signals).
 
-    Each entry's officiality is worked out again from its members, and with it the
-    official places, prizes and qualification of the whole round. Runs inside the
-    transaction that changed the members.
+    Each entry's officiality is worked out again from its members (``members_changed``),
+    or a withdrawn entry loses its place (``entry_withdrawn``), and with it the
+    places, prizes and qualification of the whole round. Runs inside the
+    transaction of the change.
     """
     rounds = (
         Round.objects.filter(results__entry__in=[entry.pk for entry in entries])

@@ -91,6 +91,8 @@ def standings_compute(
     kept (a judge's capture changes times, not who is official). With ``only``,
     only those results' outcomes are derived again from their inputs; the others
     keep the outcome stored when their inputs last changed, and all are ranked.
+    A withdrawn entry's result keeps its outcome but is never ranked: no place, no
+    official place, no prize, not qualified; it comes last.
     """
     championship = round_.category.championship
     rules = championship.rules
@@ -115,7 +117,8 @@ def standings_compute(
         rows.append(
             ranking.Ranked(result.pk, decided, official=result.official, heat=result.heat_id)
         )
-    standings = ranking.rank(rows)
+    withdrawn = {result.pk for result in results if _withdrawn(result)}
+    standings = ranking.rank(row for row in rows if row.entry not in withdrawn)
     # Prizes are given once time is up in the final (rogaland: "right after time is up").
     if round_.stage == Round.Stage.FINAL and round_.state in (
         Round.State.CLOSED,
@@ -140,7 +143,20 @@ def standings_compute(
         result.prize = standing.prize
         result.qualified = standing.entry in qualified
         ranked.append(result)
+    for result in results:
+        if result.pk in withdrawn:
+            result.place = result.official_place = result.prize = None
+            result.qualified = False
+            ranked.append(result)
     return ranked
+
+
+def _withdrawn(result) -> bool:
+    """Return whether a result's entry is withdrawn (a plain row carries ``entry_status``)."""
+    status = getattr(result, "entry_status", None)
+    if status is None:
+        status = result.entry.status
+    return status == Entry.Status.WITHDRAWN
 
 
 # What ranking reads of each result (the confirmation does not count).
@@ -160,9 +176,8 @@ def round_results(round_: Round, *, officiality: bool = True):
     """
     results = Result.objects.filter(round=round_)
     if not officiality:
-        return [
-            SimpleNamespace(**row) for row in results.values("pk", *INPUT_FIELDS, *DERIVED_FIELDS)
-        ]
+        rows = results.values("pk", *INPUT_FIELDS, *DERIVED_FIELDS, entry_status=F("entry__status"))
+        return [SimpleNamespace(**row) for row in rows]
     return list(
         results.select_related("entry", "heat").prefetch_related(
             Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))

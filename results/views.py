@@ -7,7 +7,8 @@ served from the shared cache, so any number of app servers answer alike.
 
 from __future__ import annotations
 
-from functools import partial
+import re
+from functools import partial, wraps
 
 from django.conf import settings
 from django.db import connection
@@ -51,20 +52,67 @@ def _not_modified(request, etag: str) -> bool:
 # The one query of an unchanged poll, written out: building it with the ORM costs
 # more than running it.
 POLL_STATE = (
-    "SELECT r.id, r.version, c.language FROM championship_round r"
+    "SELECT r.id, r.version, c.language,"
+    " EXISTS (SELECT 1 FROM championship_heat h WHERE h.round_id = r.id AND h.key = %s)"
+    " FROM championship_round r"
     " JOIN championship_championship c ON c.id = r.championship_id"
     " WHERE c.slug = %s AND r.key = %s"
 )
+# What a heat's key can be (a slug); anything else is no heat, and is never queried.
+HEAT_KEY = re.compile(r"[-a-zA-Z0-9_]{1,30}")
 
 
-def poll_state(championship_slug: str, round_key: str) -> tuple[int, int, str]:
-    """Return the round's id and version and the championship's language: one small query."""
+class UnknownHeat(Http404):
+    """The page was asked for a heat the round does not have (answered 404, with the reason)."""
+
+
+def no_such_heat() -> UnknownHeat:
+    return UnknownHeat(_("There is no such heat in this round."))
+
+
+def refusing_unknown_heats(view):
+    """Answer a request for a heat the round does not have with 404 and the reason."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except UnknownHeat as error:
+            return render(request, "404.html", {"reason": str(error)}, status=404)
+
+    return wrapped
+
+
+def heat_key(heat: str) -> str:
+    """Return ``heat`` if it can be a heat's key, or "" (all heats); raise 404 if it cannot.
+
+    The key goes into an ETag header, a cache key and a query: a NUL, a line break
+    or any other character no key has is refused before it reaches them.
+    """
+    if heat and not HEAT_KEY.fullmatch(heat):
+        raise no_such_heat()
+    return heat
+
+
+def heat_asked(request) -> str:
+    """Return the heat a page shows (``?heat=``), or "" for all; raise 404 for no heat's key."""
+    return heat_key(request.GET.get("heat", ""))
+
+
+def poll_state(championship_slug: str, round_key: str, heat: str = "") -> tuple[int, int, str]:
+    """Return the round's id and version and the championship's language: one small query.
+
+    Raise 404 for an unknown round, and for a ``heat`` the round does not have.
+    """
     with connection.cursor() as cursor:
-        cursor.execute(POLL_STATE, [championship_slug, round_key])
+        cursor.execute(POLL_STATE, [heat_key(heat), championship_slug, round_key])
         row = cursor.fetchone()
     if row is None:
         raise Http404(_("There is no such round."))
-    return row
+    pk, version, language, heat_found = row
+    if heat and not heat_found:
+        raise no_such_heat()
+    return pk, version, language
 
 
 def poll_etag(pk: int, version: int, language: str, fragment: str, heat: str) -> str:
@@ -87,9 +135,9 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
     and one at a time: a poll that comes while the new version is being rendered
     gets the one before it (or 304 if it has that one already).
     """
-    pk, version, championship_language = poll_state(championship_slug, round_key)
+    heat = heat_asked(request)
+    pk, version, championship_language = poll_state(championship_slug, round_key, heat)
     language = _poll_language(request, championship_language)
-    heat = request.GET.get("heat", "")
     etag = poll_etag(pk, version, language, fragment, heat)
     html = None
     if not _not_modified(request, etag):
@@ -123,7 +171,12 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
 
 
 def _round_context(request, round_: Round, etag: str = "") -> dict:
-    heat = request.GET.get("heat") or ""
+    heat = heat_asked(request)
+    # The rows name a heat by its key; people read its label ("Heat A", or its name), in
+    # the language the template renders it in (the printed list: the championship's).
+    by_key = {item.key: item for item in round_.heats.all()}
+    if heat and heat not in by_key:
+        raise no_such_heat()
     standings = selectors.round_standings(round_, heat or None)
     if heat:
         heats = list(round_.heats.order_by("key").values_list("key", flat=True))
@@ -134,9 +187,6 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
     waiting = selectors.waiting_rows(round_, heat or None)
     if not heat:
         heats = sorted({*heats, *(row["heat"] for row in waiting)})
-    # The rows name a heat by its key; people read its label ("Heat A", or its name), in
-    # the language the template renders it in (the printed list: the championship's).
-    by_key = {heat.key: heat for heat in round_.heats.all()}
     rows = [{**row, "in_heat": by_key.get(row["heat"])} for row in standings["rows"] + waiting]
     unofficial = any(not row["official"] for row in rows)
     return {
@@ -166,6 +216,7 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
 
 
 @require_GET
+@refusing_unknown_heats
 def round_results(request, championship_slug, round_key):
     """Show a round's results, all heats together; HTMX polls get the table alone."""
     if request.htmx:
@@ -183,7 +234,7 @@ def round_results(request, championship_slug, round_key):
     round_ = _round(championship_slug, round_key)
     activate(request, round_.category.championship)
     context = _round_context(
-        request, round_, _etag(round_, get_language(), "table", request.GET.get("heat", ""))
+        request, round_, _etag(round_, get_language(), "table", heat_asked(request))
     )
     return render(request, "results/round.html", context)
 
@@ -228,6 +279,7 @@ def index(request, championship_slug):
 
 
 @require_GET
+@refusing_unknown_heats
 def screen(request, championship_slug, round_key):
     """Show the projector view: the big clock and the leaderboard, paging by itself.
 
@@ -248,7 +300,7 @@ def screen(request, championship_slug, round_key):
     round_ = _round(championship_slug, round_key)
     championship = round_.category.championship
     activate(request, championship)
-    etag = _etag(round_, get_language(), "board", request.GET.get("heat", ""))
+    etag = _etag(round_, get_language(), "board", heat_asked(request))
     clock = selectors.clock_state(round_)
     return render(
         request,

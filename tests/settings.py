@@ -19,6 +19,9 @@ WHITENOISE_AUTOREFRESH = True
 # rate-limit test turns it back on.
 AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 
+# Tests post many times from one address; the throttle tests turn the limits on.
+THROTTLE_ENABLED = False
+
 # Each test process keeps its own cache: a shared Redis would let parallel test
 # processes (each with its own database, hence the same ids) read each other's
 # cached standings, and one process's cache.clear() empty the others'. Redis

@@ -116,6 +116,8 @@ ACCESS = {
     "championship:staff_revoke": (ORGANISER, "post"),
     "championship:staff_renew": (ORGANISER, "post"),
     "championship:staff_send": (ORGANISER, "post"),
+    "championship:mail": (ORGANISER, "get"),
+    "championship:mail_retry": (ORGANISER, "post"),
     ":sign_in": (PUBLIC, "get"),
     "api:judges": (ORGANISER, "post"),
     "api:judge": (ORGANISER, "delete"),

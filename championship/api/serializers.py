@@ -283,7 +283,7 @@ class MemberInputSerializer(serializers.Serializer):
     """One member of a registration, as the form asks for it."""
 
     name = serializers.CharField(max_length=200, allow_blank=True)
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
     birth_date = serializers.DateField(required=False, allow_null=True, default=None)
     city = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
@@ -448,6 +448,7 @@ class CaptureInputSerializer(serializers.Serializer):
     )
     time = serializers.RegexField(
         r"^\d+:[0-5]\d:[0-5]\d$",
+        max_length=20,
         required=False,
         allow_null=True,
         default=None,

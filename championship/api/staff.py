@@ -9,11 +9,11 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
 from championship import staff_links
 from championship.api import serializers
+from championship.api.parsers import JSONParser
 from championship.api.permissions import IsChampionshipOrganiser
 from championship.api.views import (
     FORBIDDEN,

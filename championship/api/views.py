@@ -25,7 +25,6 @@ from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as DRFValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -33,16 +32,19 @@ from rest_framework.views import APIView
 
 from championship import selectors, services
 from championship.api import exceptions, serializers
+from championship.api.parsers import JSONParser, holds_unstorable_text
 from championship.api.permissions import (
     IsChampionshipJudge,
     IsChampionshipOrganiser,
     IsSuperuser,
     MayCreateChampionships,
 )
+from championship.interchange import SLUG as SLUG_PATTERN
 from championship.middleware import activate
 from championship.models import Category, Championship, Heat, Round
 from championship.rules import timing
 from registration import services as registration_services
+from registration.forms import member_count_message
 from registration.models import Entry
 from registration.notifications import manage_url
 from registration.services import MemberData
@@ -102,7 +104,12 @@ def get_championship(slug: str) -> Championship:
 
 
 def slug_taken(slug) -> bool:
-    return isinstance(slug, str) and Championship.objects.filter(slug=slug).exists()
+    """Return whether a championship has ``slug``; text no slug can be (a NUL) has none."""
+    return (
+        isinstance(slug, str)
+        and SLUG_PATTERN.fullmatch(slug) is not None
+        and Championship.objects.filter(slug=slug).exists()
+    )
 
 
 def detail_url(request, slug: str) -> str:
@@ -357,9 +364,14 @@ class ChampionshipExportView(ApiView):
         return Response(export_document(championship), headers={"Cache-Control": "no-store"})
 
 
+# An interchange document holds a whole championship: more than the API's other bodies.
+IMPORT_BODY_MAX_BYTES = 20 * 1024 * 1024
+
+
 class ChampionshipImportView(ApiView):
     permission_classes = [IsSuperuser]
     parser_classes = [JSONParser]
+    json_body_max_bytes = IMPORT_BODY_MAX_BYTES
 
     @extend_schema(
         tags=[TAG],
@@ -474,6 +486,10 @@ class EntryRegisterView(ApiView):
             championship__slug=championship_slug,
             key=category_key,
         )
+        given = request.data.get("members") if isinstance(request.data, dict) else None
+        if isinstance(given, list) and len(given) > category.max_members:
+            # Refused before a serializer is built for each of them.
+            raise DRFValidationError({"members": [member_count_message(category)]})
         data = serializers.RegistrationInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         members = [
@@ -675,6 +691,17 @@ class CaptureView(ApiView):
 
         championship = get_championship(championship_slug)
         self.check_object_permissions(request, championship)
+        if holds_unstorable_text(request.data):
+            raise DRFValidationError(
+                {
+                    api_settings.NON_FIELD_ERRORS_KEY: [
+                        _(
+                            "The capture holds text that cannot be stored: "
+                            "a NUL character or an unpaired surrogate."
+                        )
+                    ]
+                }
+            )
         data = serializers.CaptureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -701,7 +728,7 @@ class CaptureView(ApiView):
             time_ms=time_ms,
             status=values["status"],
             reason=values["reason"],
-            payload={key: request.data[key] for key in request.data if key != "reason"},
+            payload=dict(request.data),
         )
         try:
             recorded = judging.capture_record(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from championship import jsonbounds
 from championship.interchange import InterchangeError, import_document
 from championship.models import Heat, Round
 from registration.models import Entry
@@ -52,13 +53,20 @@ class Command(BaseCommand):
         self.stdout.write(f"  {summary}")
 
     def read(self, file: str):
-        """Return the parsed document; refuse an unreadable file or bad JSON with exit code 2."""
+        """Return the parsed document; refuse an unreadable file or bad JSON with exit code 2.
+
+        The JSON is read within ``championship.jsonbounds``: a document nested too
+        deep is refused before it is parsed, and a number out of range is left for
+        the import to refuse with its path.
+        """
         try:
             text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(f"{file}: cannot read the file: {error}", returncode=2) from None
         try:
-            return json.loads(text)
+            return jsonbounds.loads(text)
+        except jsonbounds.TooDeep as error:
+            raise CommandError(f"{file}: {error}", returncode=2) from None
         except json.JSONDecodeError as error:
             raise CommandError(
                 f"{file}: not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}",

@@ -1,0 +1,184 @@
+"""Bounds of a JSON document that a person hands in, checked before anything reads it.
+
+A JSON document can be valid and still absurd: nested a hundred thousand levels
+deep (Python's parser recurses once per level), a number of five thousand digits
+(Python refuses to convert more than 4,300 digits, and a database column holds 19),
+text with a NUL character or a lone UTF-16 surrogate (``"\\ud800"``: no database
+stores either). Terms:
+
+depth
+    How many arrays and objects enclose a value: ``[[1]]`` is 2 deep. ``MAX_DEPTH``
+    is far more than any document of the application needs.
+number out of range
+    A whole number of more than ``MAX_DIGITS`` digits, or one beyond what a
+    database column holds (``INTEGER_LIMIT``); a decimal number that is not finite
+    (``1e999``, ``NaN``, ``Infinity``). ``loads`` reads such a number as an
+    ``OutOfRange`` holding the text, so that ``problem`` can name where it is.
+bad text
+    A string, or an object's key, holding a NUL character or a lone surrogate.
+path
+    Where a value is, as ``competitions[0].entries[3].name`` (as in the
+    interchange format's messages).
+
+``loads`` reads a text with these bounds; ``problem`` checks a value already read
+(by this module or by another parser) and returns the first problem with its path.
+Neither recurses, so neither is itself at risk from a deep document.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+MAX_DEPTH = 32
+MAX_DIGITS = 19
+# The largest whole number a database column holds (a signed 64-bit integer).
+INTEGER_LIMIT = 9223372036854775807
+
+# A string (skipped whole, so that brackets inside it do not count); a bracket.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_TOKEN = re.compile(rf"{_STRING.pattern}|[\[\]{{}}]", re.DOTALL)
+_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+class TooDeep(ValueError):
+    """A text nested deeper than ``MAX_DEPTH``; ``line`` and ``column`` say where (from 1)."""
+
+    def __init__(self, limit: int, line: int, column: int):
+        super().__init__(f"nested deeper than {limit} levels at line {line}, column {column}")
+        self.limit = limit
+        self.line = line
+        self.column = column
+
+
+@dataclass(frozen=True)
+class OutOfRange:
+    """A number of the text that is out of range; ``text`` is how the text spells it."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return (
+            self.text
+            if len(self.text) <= 24
+            else f"{self.text[:20]}... ({len(self.text)} characters)"
+        )
+
+
+def _deepest(text: str) -> int:
+    """Return how deep arrays and objects nest in ``text``, strings left out."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    depth = deepest = 0
+    for bracket in brackets:
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """Raise ``TooDeep`` when arrays and objects in ``text`` nest deeper than ``limit``.
+
+    Strings are skipped, so brackets inside them do not count. The text need not be
+    valid JSON: what is not, the parser refuses afterwards.
+    """
+    if _deepest(text) <= limit:
+        return
+    # Only a refused text is read again, token by token, to say where.
+    depth = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > limit:
+                position = match.start()
+                line = text.count("\n", 0, position) + 1
+                column = position - (text.rfind("\n", 0, position) + 1) + 1
+                raise TooDeep(limit, line, column)
+        elif token in ("]", "}"):
+            depth = max(depth - 1, 0)
+
+
+def _int(text: str) -> int | OutOfRange:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        return OutOfRange(text)
+    value = int(text)
+    return value if abs(value) <= INTEGER_LIMIT else OutOfRange(text)
+
+
+def _float(text: str) -> float | OutOfRange:
+    value = float(text)
+    return value if math.isfinite(value) else OutOfRange(text)
+
+
+def loads(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
+    """Return the value of a JSON text, read within the bounds.
+
+    Raise ``TooDeep`` for a text nested too deep, ``json.JSONDecodeError`` for one
+    that is not JSON. A number out of range is read as an ``OutOfRange``.
+    """
+    check_depth(text, max_depth)
+    return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=OutOfRange)
+
+
+def _at(path: str, key: Any) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def _text_problem(value: str) -> str | None:
+    found = _BAD_TEXT.search(value)
+    if found is None:
+        return None
+    if found.group() == "\x00":
+        return "holds a NUL character"
+    return f"holds a lone surrogate (\\u{ord(found.group()):04x}), which is not a character"
+
+
+def _number_problem(value: Any) -> str | None:
+    if isinstance(value, OutOfRange):
+        return f"the number {value} is out of range"
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and abs(value) > INTEGER_LIMIT:
+        return f"the number {OutOfRange(str(value))} is out of range"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"the number {value} is out of range"
+    return None
+
+
+def problem(value: Any, *, max_depth: int = MAX_DEPTH) -> tuple[str, str] | None:
+    """Return the first problem of a read JSON value as ``(path, message)``, or ``None``."""
+    stack: list[tuple[str, Any, int]] = [("", value, 0)]
+    while stack:
+        path, current, depth = stack.pop()
+        if isinstance(current, dict | list):
+            if depth >= max_depth:
+                return path, f"is nested deeper than {max_depth} levels"
+            if isinstance(current, dict):
+                items = list(current.items())
+                for key, _value in items:
+                    message = _text_problem(key) if isinstance(key, str) else None
+                    if message:
+                        shown = json.dumps(key.encode("utf-8", "backslashreplace").decode())
+                        return path, f"the key {shown} {message}"
+            else:
+                items = list(enumerate(current))
+            # Pushed in reverse, so that the first problem in the document's order is found.
+            stack.extend((_at(path, key), item, depth + 1) for key, item in reversed(items))
+        elif isinstance(current, str):
+            message = _text_problem(current)
+            if message:
+                return path, message
+        else:
+            message = _number_problem(current)
+            if message:
+                return path, message
+    return None

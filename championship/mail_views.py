@@ -1,0 +1,70 @@
+"""The championship's e-mail outbox in the control room: what is queued, failed and sent."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from championship import outbox
+from championship.models import OutgoingMail
+from championship.permissions import organiser_required
+
+MAIL = "championship/mail.html"
+PER_PAGE = 100
+State = OutgoingMail.State
+# What the list can be narrowed to: every mail, or the mail that failed.
+SHOWN = {"all": None, "failing": outbox.FAILING}
+
+
+def _mail_url(championship) -> str:
+    return reverse("championship:mail", kwargs={"slug": championship.slug})
+
+
+@require_GET
+@organiser_required
+def mail(request, championship):
+    """List the championship's e-mails, the newest first, with their state and last error."""
+    shown = request.GET.get("show", "all")
+    if shown not in SHOWN:
+        shown = "all"
+    mails = OutgoingMail.objects.filter(championship=championship)
+    if SHOWN[shown] is not None:
+        mails = mails.filter(SHOWN[shown])
+    page = Paginator(mails.order_by("-created_at", "-pk"), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        MAIL,
+        {
+            "page": page,
+            "shown": shown,
+            "failing_count": outbox.failing(championship).count(),
+        },
+    )
+
+
+@require_POST
+@organiser_required
+def mail_retry(request, championship, pk):
+    """Try a failed e-mail again now."""
+    found = get_object_or_404(OutgoingMail, championship=championship, pk=pk)
+    try:
+        found = outbox.mail_retry(mail=found)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        if found.state == State.SENT:
+            messages.success(request, _("The e-mail to %(to)s is sent.") % {"to": found.to})
+        else:
+            messages.error(
+                request,
+                _("The e-mail to %(to)s could not be sent: %(error)s")
+                % {"to": found.to, "error": found.last_error},
+            )
+    return redirect(f"{_mail_url(championship)}#mail-{found.pk}")

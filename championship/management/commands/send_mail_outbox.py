@@ -1,0 +1,58 @@
+import signal
+import time
+
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from championship import outbox
+
+# The sign-in link's mail is finished by staff_links (it fills in the link's secret).
+from championship import staff_links  # noqa: F401  isort: skip
+
+
+class Command(BaseCommand):
+    help = (
+        "Send the e-mail outbox's due mail, one at a time; a failure is recorded and retried "
+        "later with back-off. Safe to run on several servers at once: no mail is sent twice. "
+        "Run it every minute (cron or a systemd timer), or with --loop as a worker."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--loop", action="store_true", help="Keep running, looking for due mail regularly."
+        )
+        parser.add_argument(
+            "--interval",
+            type=float,
+            default=15.0,
+            help="With --loop: seconds between two looks at the outbox (default 15).",
+        )
+        parser.add_argument(
+            "--limit", type=int, default=None, help="Send at most this many mails per look."
+        )
+
+    def handle(self, *args, loop, interval, limit, **options):
+        if not loop:
+            self._report(outbox.send_due(limit=limit), options["verbosity"])
+            return
+        stopping = []
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stopping.append(True))
+        while not stopping:
+            close_old_connections()
+            try:
+                self._report(outbox.send_due(limit=limit), options["verbosity"])
+            except Exception as error:
+                # The database went away, say: the worker keeps going and tries again.
+                self.stderr.write(f"Outbox: {type(error).__name__}: {error}")
+            slept = 0.0
+            while slept < interval and not stopping:
+                time.sleep(min(1.0, interval - slept))
+                slept += 1.0
+
+    def _report(self, run: outbox.Run, verbosity: int) -> None:
+        if run.sent or run.failed or run.cancelled or verbosity > 1:
+            self.stdout.write(
+                f"Outbox: {run.sent} sent, {run.failed} failed (to retry or given up), "
+                f"{run.cancelled} cancelled."
+            )
