@@ -132,8 +132,9 @@ class JSONParser(parsers.JSONParser):
         body = read_body(stream, meta, limit=body_limit(context.get("view")))
         data = load_json(body, encoding=context.get("encoding", settings.DEFAULT_CHARSET))
         # A lone surrogate can be neither stored nor written back in an answer (an error
-        # that quotes it): refused here, for every endpoint.
-        if holds_lone_surrogate(data):
+        # that quotes it): refused here, unless the view names where it is itself.
+        view = context.get("view")
+        if not getattr(view, "checks_its_text", False) and holds_lone_surrogate(data):
             raise ParseError(_("The body holds text that cannot be stored: an unpaired surrogate."))
         return data
 

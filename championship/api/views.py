@@ -372,6 +372,8 @@ class ChampionshipImportView(ApiView):
     permission_classes = [IsSuperuser]
     parser_classes = [JSONParser]
     json_body_max_bytes = IMPORT_BODY_MAX_BYTES
+    # The import refuses NUL and lone surrogates itself, naming their path.
+    checks_its_text = True
 
     @extend_schema(
         tags=[TAG],
