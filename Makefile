@@ -43,6 +43,8 @@ run: $(RUN_STAMP)
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	# The layers (pyproject.toml, docs/architecture.md): no import runs upward.
+	$(BIN)/lint-imports
 	# Against the SQLite default: the check needs no server, and CI's database is for the tests.
 	DEBUG=true DATABASE_URL= $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not serial"

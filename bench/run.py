@@ -13,7 +13,7 @@ What it does, all on 127.0.0.1, and undone at the end even on failure:
    the others still puzzling (``pending``) (``--layout rounds``: nine rounds of one
    heat each, like the WJPC's groups); a judge user with a DRF token
    (``drf_create_token``) and the judge role;
-3. starts gunicorn (``championship.wsgi``) with production settings: DEBUG off,
+3. starts gunicorn (``config.wsgi``) with production settings: DEBUG off,
    a SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, SECURE_SSL_REDIRECT=false;
 4. measures with wrk: a static file, ``/health/`` (the minimal Django view),
    unchanged polls (304) and changed polls (200, the 180-row fragment of one heat,
@@ -931,9 +931,7 @@ def main(argv=None) -> int:
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default=f"redis://127.0.0.1:6379/{REDIS_DB}")
     parser.add_argument("--layout", choices=sorted(LAYOUTS), default="heats")
-    parser.add_argument(
-        "--wsgi", default="championship.wsgi", help="the WSGI module (for experiments)"
-    )
+    parser.add_argument("--wsgi", default="config.wsgi", help="the WSGI module (for experiments)")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
     parser.add_argument("--threads", type=int, default=4, help="per worker (gthread)")
@@ -995,7 +993,7 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     db_url = with_database(args.pg, DATABASE)
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "CI")},
-        "DJANGO_SETTINGS_MODULE": "championship.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": db_url,
         "REDIS_URL": args.redis,
         "SECRET_KEY": secrets.token_urlsafe(50),

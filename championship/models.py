@@ -116,7 +116,7 @@ class Championship(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return reverse("championship:detail", kwargs={"slug": self.slug})
+        return reverse("registration:championship", kwargs={"slug": self.slug})
 
     @cached_property
     def rules(self) -> rulesets.Ruleset:

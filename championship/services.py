@@ -24,6 +24,7 @@ from championship.models import (
     Round,
     Seat,
     Table,
+    new_token,
     validate_timezone,
 )
 
@@ -434,3 +435,12 @@ def championship_update(*, championship: Championship, **changes) -> Championshi
     locked.full_clean()
     locked.save(update_fields=[*changes, "updated_at"])
     return locked
+
+
+@transaction.atomic
+def table_rotate_token(*, table: Table) -> Table:
+    """Give a table a new QR token; the old one stops working at once."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    table.token = new_token()
+    table.save(update_fields=["token"])
+    return table

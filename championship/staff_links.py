@@ -341,7 +341,7 @@ def landing_url(link: SignInLink) -> str:
     """
     championship = link.championship
     if link.role == Role.ORGANISER:
-        return reverse("championship:manage", kwargs={"slug": championship.slug})
+        return reverse("control:manage", kwargs={"slug": championship.slug})
     if link.role == Role.HEAD_JUDGE:
         for card in staff.staff_championships(link.user):
             if card.championship.pk == championship.pk and card.current:

@@ -22,13 +22,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from championship import bounds
+from championship.errors import RoundStateError
 from championship.models import Championship, ChampionshipRole, Round, Seat
 from championship.permissions import has_role
 from championship.rules import timing
 from judging.models import Capture
 from registration.models import Entry
 from results.models import JUDGED_FIELDS, Result
-from results.services import OUTCOME_FIELDS, entry_is_official, outcome_derive
+from results.services import (
+    OUTCOME_FIELDS,
+    entry_is_official,
+    outcome_derive,
+    round_lock,
+    round_recompute,
+)
 
 Kind = Capture.Kind
 
@@ -584,3 +591,37 @@ def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> R
     for name, value in fields.items():
         setattr(result, name, value)
     return result
+
+
+@transaction.atomic
+def seat_set_start(*, seat: Seat, at: datetime) -> Seat:
+    """Give one entry a later start of its own (a taped bag cut open by a judge)."""
+    locked = round_lock(seat.round)
+    if not locked.category.championship.rules.individual_start_times:
+        raise RoundStateError(_("These rules give no entry a start of its own."))
+    seat = Seat.objects.select_for_update().select_related("heat").get(pk=seat.pk)
+    if seat.heat.started_at is None:
+        raise RoundStateError(_("The heat has not started yet."))
+    if at < seat.heat.started_at:
+        raise ValidationError({"at": [_("An own start cannot be before the heat's start.")]})
+    if Result.objects.filter(
+        round_id=seat.round_id, entry_id=seat.entry_id, confirmed_at__isnull=False
+    ).exists():
+        raise RoundStateError(_("The entry's time is confirmed: its start can no longer change."))
+    if seat.heat.ended_at is not None and at >= seat.heat.ended_at:
+        raise ValidationError({"at": [_("Time is already up in this heat.")]})
+    seat.started_at = at
+    seat.save(update_fields=["started_at"])
+    _rederive(seat)
+    return seat
+
+
+def _rederive(seat: Seat) -> None:
+    """Re-time an entry's recorded finish from its new start, and re-rank the round."""
+    result = Result.objects.filter(round_id=seat.round_id, entry_id=seat.entry_id).first()
+    if result is None:
+        return
+    if Capture.objects.filter(round_id=seat.round_id, entry_id=seat.entry_id).exists():
+        result_derive(result, seat.round.category.pieces)
+        result.save()
+    round_recompute(seat.round)

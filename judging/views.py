@@ -27,11 +27,11 @@ from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from championship import rounds
+from championship.errors import RoundStateError
 from championship.middleware import activate
 from championship.models import ChampionshipRole, Round
 from championship.permissions import has_role, role_required
-from judging import selectors
+from judging import selectors, services
 from judging.models import Capture
 from judging.services import CaptureConflict, CaptureForbidden, CaptureInput, capture_record
 from results.models import Result
@@ -301,8 +301,8 @@ def start_now(request, token):
     if seat is None:
         raise Http404
     try:
-        seat = rounds.seat_set_start(seat=seat, at=timezone.now())
-    except rounds.RoundStateError as error:
+        seat = services.seat_set_start(seat=seat, at=timezone.now())
+    except RoundStateError as error:
         messages.error(request, error.message)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))

@@ -22,9 +22,9 @@ from django_countries import countries
 
 from championship.models import Category, new_token
 from championship.rules import eligibility, identity
-from championship.selectors import CLOSED, NOT_OPEN, OPEN, registration_state
 from registration import notifications, signals
 from registration.models import Entry, EntryMember, Person
+from registration.places import CLOSED, NOT_OPEN, OPEN, registration_state
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,14 @@
     Sent inside the transaction that withdrew an entry, with ``entries`` (the
     entry, in a list). The results app re-ranks every round it has a result in:
     a withdrawn entry is never ranked.
+``entry_page_results``
+    Sent by the entrant's private page with ``entry``; a receiver answers with
+    the entry's results the entrant may see (confirmed, or decided: did not
+    start, disqualified), in round order. The results app answers.
 """
 
 from django.dispatch import Signal
 
 members_changed = Signal()
 entry_withdrawn = Signal()
+entry_page_results = Signal()

@@ -1,25 +1,41 @@
-"""Public registration, the officiality check as the form is filled, and the private manage page."""
+"""The championship's page, public registration, the officiality check as the form is filled,
+and the entrant's private page."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championship import selectors
-from championship.models import Category, Round, Seat
+from championship import selectors as championship_selectors
+from championship.models import Category, Seat
 from championship.permissions import get_championship
 from championship.tokens import is_token
-from registration import services
+from registration import places, services
 from registration.forms import EntryForm, member_formset
 from registration.models import Entry
-from results.models import Result
-from results.services import standings_ensure_all
+from registration.public import public_entry_lists
+from registration.signals import entry_page_results
+
+
+@require_GET
+def championship(request, slug):
+    """Show a championship: categories with their registration dates, schedule and entry lists."""
+    championship = get_championship(request, slug)
+    return render(
+        request,
+        "championship/detail.html",
+        {
+            "categories": public_entry_lists(championship),
+            "rounds": championship_selectors.rounds_with_heats(championship),
+            "rules": championship.rules,
+            "deadline": championship.effective_registration_deadline(),
+        },
+    )
 
 
 def _category(request, slug, category):
@@ -54,7 +70,7 @@ def _context(category, entry_form, formset, explained=None):
         "entry_form": entry_form,
         "formset": formset,
         "explained": explained,
-        "state": selectors.registration_state(category, confirmed=confirmed),
+        "state": places.registration_state(category, confirmed=confirmed),
         "deadline": category.championship.effective_registration_deadline(),
         "places_left": None if category.capacity is None else max(category.capacity - confirmed, 0),
     }
@@ -173,9 +189,9 @@ def manage(request, slug, token):
         for m in members
     ]
     entry_initial = {"name": entry.name, "adult_name": entry.adult_name}
-    editable = entry.status != Entry.Status.WITHDRAWN and selectors.registration_state(
+    editable = entry.status != Entry.Status.WITHDRAWN and places.registration_state(
         category, confirmed=0
-    ) in (selectors.OPEN, selectors.FULL)
+    ) in (places.OPEN, places.FULL)
     if request.method == "POST" and editable:
         entry_form = EntryForm(request.POST, category=category, initial=entry_initial)
         formset = member_formset(category, request.POST, initial=initial)
@@ -205,13 +221,11 @@ def manage(request, slug, token):
     )
     for seat in seats:
         seat.limit_seconds = seat.heat.round.effective_time_limit_minutes * 60
-    standings_ensure_all(Round.objects.filter(results__entry=entry))
-    results = (
-        Result.objects.filter(entry=entry)
-        .filter(Q(confirmed_at__isnull=False) | Q(status__in=["dns", "dsq"]))
-        .select_related("round")
-        .order_by("round__order")
-    )
+    results = [
+        result
+        for _receiver, answer in entry_page_results.send(sender=Entry, entry=entry)
+        for result in answer
+    ]
     live = any(seat.heat.state == "running" for seat in seats)
     if request.htmx:
         return render(

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-from registration.signals import entry_withdrawn, members_changed
+from registration.signals import entry_page_results, entry_withdrawn, members_changed
 
 
 class ResultsConfig(AppConfig):
@@ -10,9 +10,14 @@ class ResultsConfig(AppConfig):
 
     def ready(self):
         # Receivers read the models, which are loaded only once the registry is ready.
-        from results.receivers import rerank_entries_rounds
+        from results import receivers
 
-        members_changed.connect(rerank_entries_rounds, dispatch_uid="results.rerank_entries_rounds")
+        members_changed.connect(
+            receivers.rerank_entries_rounds, dispatch_uid="results.rerank_entries_rounds"
+        )
         entry_withdrawn.connect(
-            rerank_entries_rounds, dispatch_uid="results.rerank_withdrawn_entry_rounds"
+            receivers.rerank_entries_rounds, dispatch_uid="results.rerank_withdrawn_entry_rounds"
+        )
+        entry_page_results.connect(
+            receivers.entry_page_results, dispatch_uid="results.entry_page_results"
         )

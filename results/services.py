@@ -193,10 +193,35 @@ def lock_ranking(round_id: int) -> RoundRanking:
     """Lock (creating it if need be) the row that serialises the rankings of a round.
 
     Whoever holds the round's row as well takes this one after it (see
-    ``championship.rounds._lock_round``).
+    ``round_lock``).
     """
     RoundRanking.objects.bulk_create([RoundRanking(round_id=round_id)], ignore_conflicts=True)
     return RoundRanking.objects.select_for_update().get(round_id=round_id)
+
+
+def round_lock(round_: Round) -> Round:
+    """Lock a round's row, then its ranking, before changing any of its results.
+
+    Captures take the round's row only, a ranking on reading takes the ranking
+    only; a service that may write several results and rank them takes both, in
+    this order, before it writes one, so that it never holds a result a ranking
+    is waiting for while it waits for that ranking.
+    """
+    locked = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("category__championship")
+        .get(pk=round_.pk)
+    )
+    lock_ranking(locked.pk)
+    return locked
+
+
+def round_recompute(round_: Round) -> None:
+    """Rank the round's results anew (which also changes its version)."""
+    if Result.objects.filter(round=round_).exists():
+        standings_recompute(round_=round_)
+    else:
+        Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
 
 
 def _store(ranked: list[Result], before: dict[int, tuple], fields: list[str]) -> None:

@@ -4,7 +4,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-only-for-the-test-suite-0123456789abcdef")
 
-from championship.settings import *  # noqa: F403
+from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

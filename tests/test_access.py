@@ -13,9 +13,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from championship import rounds
 from championship.models import ChampionshipRole, Seat
 from championship.services import tables_create
+from control import rounds
 from judging.services import CaptureInput, capture_record
 from results.services import standings_recompute
 from tests import factories
@@ -38,6 +38,7 @@ PUBLIC, MANAGE_LINK, JUDGE, HEAD_JUDGE, ORGANISER, SUPERUSER, LOGGED_IN = (
 # URL name → (who may use it, method). Django's own account pages are public.
 ACCESS = {
     ":health": (PUBLIC, "get"),
+    ":favicon": (PUBLIC, "get"),
     ":login": (PUBLIC, "get"),
     ":logout": (PUBLIC, "post"),
     ":password_change": (LOGGED_IN, "get"),
@@ -87,29 +88,29 @@ ACCESS = {
     "results:round_csv": (PUBLIC, "get"),
     "results:screen": (PUBLIC, "get"),
     "championship:home": (PUBLIC, "get"),
-    "championship:detail": (PUBLIC, "get"),
-    "championship:seating": (PUBLIC, "get"),
-    "championship:manage": (ORGANISER, "get"),
-    "championship:edit": (ORGANISER, "get"),
+    "registration:championship": (PUBLIC, "get"),
+    "control:seating": (PUBLIC, "get"),
+    "control:manage": (ORGANISER, "get"),
+    "control:edit": (ORGANISER, "get"),
     # And the group Organisers, whom this world does not have (tests/championship/test_setup.py).
-    "championship:new": (SUPERUSER, "get"),
-    "championship:round_control": (ORGANISER, "get"),
-    "championship:round_advancement": (ORGANISER, "post"),
-    "championship:round_seat": (ORGANISER, "post"),
-    "championship:round_publish": (ORGANISER, "post"),
-    "championship:round_start": (ORGANISER, "post"),
-    "championship:round_close": (ORGANISER, "post"),
-    "championship:round_advance": (ORGANISER, "post"),
-    "championship:round_ranking": (ORGANISER, "get"),
-    "championship:heat_start": (ORGANISER, "post"),
-    "championship:heat_close": (ORGANISER, "post"),
-    "championship:seat_move": (ORGANISER, "post"),
-    "championship:seat_start": (ORGANISER, "post"),
-    "championship:tables": (ORGANISER, "get"),
-    "championship:table_edit": (ORGANISER, "post"),
-    "championship:table_rotate": (ORGANISER, "get"),
-    "championship:table_qr": (ORGANISER, "get"),
-    "championship:cards": (ORGANISER, "get"),
+    "control:new": (SUPERUSER, "get"),
+    "control:round_control": (ORGANISER, "get"),
+    "control:round_advancement": (ORGANISER, "post"),
+    "control:round_seat": (ORGANISER, "post"),
+    "control:round_publish": (ORGANISER, "post"),
+    "control:round_start": (ORGANISER, "post"),
+    "control:round_close": (ORGANISER, "post"),
+    "control:round_advance": (ORGANISER, "post"),
+    "control:round_ranking": (ORGANISER, "get"),
+    "control:heat_start": (ORGANISER, "post"),
+    "control:heat_close": (ORGANISER, "post"),
+    "control:seat_move": (ORGANISER, "post"),
+    "control:seat_start": (ORGANISER, "post"),
+    "control:tables": (ORGANISER, "get"),
+    "control:table_edit": (ORGANISER, "post"),
+    "control:table_rotate": (ORGANISER, "get"),
+    "control:table_qr": (ORGANISER, "get"),
+    "control:cards": (ORGANISER, "get"),
     "championship:staff": (ORGANISER, "get"),
     "championship:staff_badges": (ORGANISER, "get"),
     "championship:staff_badge": (ORGANISER, "get"),

@@ -10,7 +10,6 @@ from django.contrib.auth.models import Permission, User
 from django.test import RequestFactory
 from django.urls import reverse
 
-from championship.admin import ChampionshipAdmin
 from championship.models import (
     Category,
     Championship,
@@ -20,6 +19,7 @@ from championship.models import (
     Seat,
     Table,
 )
+from control.admin import ChampionshipAdmin
 from judging.models import Capture
 from registration.admin import mark_paid
 from registration.models import Entry, EntryMember, Person

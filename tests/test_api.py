@@ -16,9 +16,9 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from championship import selectors
-from championship.api.exceptions import exception_handler
+from api.exceptions import exception_handler
 from championship.models import Championship, ChampionshipRole, Round, Seat
+from registration import places
 from registration.models import Entry
 from results.models import Result
 from results.services import standings_recompute
@@ -298,9 +298,9 @@ def test_a_waitlisted_or_withdrawn_entry_does_not_fill_a_category(championship):
     individual.save()
     factories.entry(individual, status="waitlisted")
     before_deadline = championship.starts_at - timedelta(days=10)
-    assert selectors.registration_state(individual, now=before_deadline) == "open"
+    assert places.registration_state(individual, now=before_deadline) == "open"
     factories.entry(individual)
-    assert selectors.registration_state(individual, now=before_deadline) == "full"
+    assert places.registration_state(individual, now=before_deadline) == "full"
 
 
 def test_registration_closes_at_the_organisers_deadline(championship):
@@ -310,8 +310,8 @@ def test_registration_closes_at_the_organisers_deadline(championship):
     championship.save()
     individual.refresh_from_db()
     deadline = championship.registration_deadline
-    assert selectors.registration_state(individual, now=deadline - timedelta(seconds=1)) == "open"
-    assert selectors.registration_state(individual, now=deadline) == "closed"
+    assert places.registration_state(individual, now=deadline - timedelta(seconds=1)) == "open"
+    assert places.registration_state(individual, now=deadline) == "closed"
 
 
 def test_a_category_without_capacity_is_never_full(db):
@@ -319,7 +319,7 @@ def test_a_category_without_capacity_is_never_full(db):
     individual = sm.categories.get(kind="individual")
     for _ in range(3):
         factories.entry(individual)
-    assert selectors.registration_state(individual) == "open"
+    assert places.registration_state(individual) == "open"
 
 
 # Round results.
@@ -507,7 +507,7 @@ IMPORT_URL = "/api/v1/championships/import/"
 
 def exported(championship, *, slug: str) -> dict:
     """Return the championship's interchange document under another slug, without table tokens."""
-    from championship.interchange import export_document
+    from interchange.export import export_document
 
     document = export_document(championship)
     document["championship"]["slug"] = slug

@@ -14,10 +14,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
-from championship.wsgi import application
+from config.wsgi import application
+from control import rounds
 from tests import factories
 
 CHECKS = [

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
-from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
-from championship.wsgi import application
+from config.wsgi import application
+from control import rounds
 from tests import factories
 
 SLUG = "hostile"

@@ -24,10 +24,12 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from championship import bounds, rounds
-from championship.interchange import InterchangeError, import_document
+from championship import bounds
 from championship.models import Category, Championship, ChampionshipRole, Heat, Round, Seat
 from championship.services import tables_create
+from control import rounds
+from interchange.format import InterchangeError
+from interchange.write import import_document
 from tests import factories
 from tests.championship.test_control import said, seated, seats_of, url
 from tests.factories import NEXT_YEAR

@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 import pytest
 from django.conf import settings
 
-from championship import rounds
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
 from championship.services import tables_create
+from control import rounds
 from registration.models import Entry
 from results.models import Result
 from tests import factories

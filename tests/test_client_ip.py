@@ -4,8 +4,8 @@ import pytest
 from django.test import RequestFactory, override_settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from championship import config
 from championship.client_ip import client_ip
+from config import env
 from tests import factories
 from tests.test_config import run_manage
 
@@ -93,14 +93,14 @@ def test_the_settings_give_drf_the_same_number_of_proxies():
 
 
 def test_trusted_proxy_count_is_zero_unless_set():
-    assert config.trusted_proxy_count({}) == 0
-    assert config.trusted_proxy_count({"TRUSTED_PROXY_COUNT": "1"}) == 1
+    assert env.trusted_proxy_count({}) == 0
+    assert env.trusted_proxy_count({"TRUSTED_PROXY_COUNT": "1"}) == 1
 
 
 @pytest.mark.parametrize("value", ["-1", "one", "1.5"])
 def test_a_malformed_trusted_proxy_count_stops_the_start(value):
-    with pytest.raises(config.ConfigurationError, match="TRUSTED_PROXY_COUNT"):
-        config.trusted_proxy_count({"TRUSTED_PROXY_COUNT": value})
+    with pytest.raises(env.ConfigurationError, match="TRUSTED_PROXY_COUNT"):
+        env.trusted_proxy_count({"TRUSTED_PROXY_COUNT": value})
 
 
 def test_the_settings_read_the_proxy_count_and_the_limits_from_the_environment():

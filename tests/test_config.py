@@ -7,19 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from championship import config
+from config import env
 
 BASE = Path("/srv/app")
 
 
 def test_without_database_url_an_sqlite_file_in_the_project_is_used():
-    db = config.database_config({}, BASE)
+    db = env.database_config({}, BASE)
     assert db["ENGINE"] == "django.db.backends.sqlite3"
     assert db["NAME"] == str(BASE / "db.sqlite3")
 
 
 def test_database_url_selects_postgresql():
-    db = config.database_config(
+    db = env.database_config(
         {"DATABASE_URL": "postgres://puzzle:secret@db.internal:5433/championship"}, BASE
     )
     assert db["ENGINE"] == "django.db.backends.postgresql"
@@ -30,36 +30,36 @@ def test_database_url_selects_postgresql():
 
 
 def test_conn_max_age_can_be_set():
-    db = config.database_config(
+    db = env.database_config(
         {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/x", "CONN_MAX_AGE": "0"}, BASE
     )
     assert db["CONN_MAX_AGE"] == 0
 
 
 def test_a_malformed_database_url_is_a_clear_error():
-    with pytest.raises(config.ConfigurationError, match="DATABASE_URL"):
-        config.database_config({"DATABASE_URL": "nosuchdb://x"}, BASE)
+    with pytest.raises(env.ConfigurationError, match="DATABASE_URL"):
+        env.database_config({"DATABASE_URL": "nosuchdb://x"}, BASE)
 
 
 def test_without_redis_url_the_cache_is_local_memory():
-    assert config.cache_config({})["BACKEND"].endswith("LocMemCache")
+    assert env.cache_config({})["BACKEND"].endswith("LocMemCache")
 
 
 def test_redis_url_selects_the_redis_cache_which_tolerates_redis_being_down():
-    cache = config.cache_config({"REDIS_URL": "redis://127.0.0.1:6379/2"})
+    cache = env.cache_config({"REDIS_URL": "redis://127.0.0.1:6379/2"})
     assert cache["BACKEND"] == "django_redis.cache.RedisCache"
     assert cache["LOCATION"] == "redis://127.0.0.1:6379/2"
     assert cache["OPTIONS"]["IGNORE_EXCEPTIONS"] is True
 
 
 def test_a_redis_url_of_another_scheme_is_refused():
-    with pytest.raises(config.ConfigurationError, match="REDIS_URL"):
-        config.cache_config({"REDIS_URL": "http://127.0.0.1:6379"})
+    with pytest.raises(env.ConfigurationError, match="REDIS_URL"):
+        env.cache_config({"REDIS_URL": "http://127.0.0.1:6379"})
 
 
 def test_email_goes_to_the_console_by_default_and_to_smtp_with_a_host():
-    assert config.email_config({})["EMAIL_BACKEND"].endswith("console.EmailBackend")
-    smtp = config.email_config({"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "2525"})
+    assert env.email_config({})["EMAIL_BACKEND"].endswith("console.EmailBackend")
+    smtp = env.email_config({"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "2525"})
     assert smtp["EMAIL_BACKEND"].endswith("smtp.EmailBackend")
     assert (smtp["EMAIL_HOST"], smtp["EMAIL_PORT"], smtp["EMAIL_USE_TLS"]) == (
         "smtp.example.org",
@@ -72,26 +72,26 @@ def test_email_goes_to_the_console_by_default_and_to_smtp_with_a_host():
     ("word", "value"), [("true", True), ("1", True), ("off", False), ("", False)]
 )
 def test_booleans_are_read_from_words(word, value):
-    assert config.env_bool({"DEBUG": word}, "DEBUG", not value) is value
+    assert env.env_bool({"DEBUG": word}, "DEBUG", not value) is value
 
 
 def test_a_boolean_that_is_no_boolean_is_refused():
-    with pytest.raises(config.ConfigurationError, match="DEBUG"):
-        config.env_bool({"DEBUG": "maybe"}, "DEBUG", False)
+    with pytest.raises(env.ConfigurationError, match="DEBUG"):
+        env.env_bool({"DEBUG": "maybe"}, "DEBUG", False)
 
 
 def test_lists_are_comma_separated():
-    assert config.env_list({"ALLOWED_HOSTS": "a.example, b.example,,"}, "ALLOWED_HOSTS", []) == [
+    assert env.env_list({"ALLOWED_HOSTS": "a.example, b.example,,"}, "ALLOWED_HOSTS", []) == [
         "a.example",
         "b.example",
     ]
 
 
 def test_the_secret_key_is_required_without_debug():
-    with pytest.raises(config.ConfigurationError, match="SECRET_KEY"):
-        config.secret_key({}, debug=False)
-    assert config.secret_key({}, debug=True)
-    assert config.secret_key({"SECRET_KEY": "s3cret"}, debug=False) == "s3cret"
+    with pytest.raises(env.ConfigurationError, match="SECRET_KEY"):
+        env.secret_key({}, debug=False)
+    assert env.secret_key({}, debug=True)
+    assert env.secret_key({"SECRET_KEY": "s3cret"}, debug=False) == "s3cret"
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +101,7 @@ def run_manage(*args, **env):
     # The browser tests allow sync database calls under an event loop; a server must not.
     dropped = {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
     environ = {k: v for k, v in os.environ.items() if k not in dropped}
-    environ["DJANGO_SETTINGS_MODULE"] = "championship.settings"
+    environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     environ.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],

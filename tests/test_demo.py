@@ -9,11 +9,12 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.utils import timezone
 
-from championship import demo, lan
+from championship import lan
 from championship.models import Championship, ChampionshipRole, Heat, Table
-from championship.selectors import registration_state
+from control import demo
 from judging.models import Capture
 from registration.models import Entry
+from registration.places import registration_state
 from results.models import Result
 
 pytestmark = pytest.mark.django_db

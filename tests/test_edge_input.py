@@ -19,11 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from championship import rounds
-from championship.api import parsers
+from api import parsers
 from championship.models import Championship, ChampionshipRole, Seat
 from championship.rulesets import CATEGORY_KINDS
-from championship.setup_forms import CategorySetUpFormSet
+from control import rounds
+from control.setup_forms import CategorySetUpFormSet
 from judging.models import Capture
 from registration import forms as registration_forms
 from registration.models import Entry
@@ -299,7 +299,7 @@ IMPORT_URL = "/api/v1/championships/import/"
 
 
 def exported(championship, slug):
-    from championship.interchange import export_document
+    from interchange.export import export_document
 
     document = export_document(championship)
     document["championship"]["slug"] = slug

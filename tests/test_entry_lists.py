@@ -93,8 +93,8 @@ def test_the_championship_page_takes_the_same_queries_for_5_or_30_entries(client
 def test_a_walkover_is_marked_in_the_public_list_without_its_reason(client):
     from datetime import UTC, datetime
 
-    from championship import rounds
     from championship.services import tables_create
+    from control import rounds
 
     sm = factories.championship(slug="sm-2026", ruleset="sm")
     individual = sm.categories.get(kind="individual")

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from championship.interchange import InterchangeError, import_document
 from championship.models import Championship
+from interchange.format import InterchangeError
+from interchange.write import import_document
 from registration.csv_io import CsvError, decode, parse_entries
 from registration.models import Entry, Person
 from results.models import Result

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from championship import config, lan
+from championship import lan
+from config import env
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKE = shutil.which("make")
@@ -83,18 +84,18 @@ def test_make_run_keeps_the_demo_and_fresh_rebuilds_it(checkout):
 
 
 def test_in_debug_the_lan_address_is_an_allowed_host():
-    hosts = config.allowed_hosts({}, True, lambda: "192.168.1.23")
+    hosts = env.allowed_hosts({}, True, lambda: "192.168.1.23")
     assert hosts == ["localhost", "127.0.0.1", "[::1]", "192.168.1.23"]
 
 
 def test_without_debug_the_lan_address_is_not_allowed():
-    assert "192.168.1.23" not in config.allowed_hosts({}, False, lambda: "192.168.1.23")
+    assert "192.168.1.23" not in env.allowed_hosts({}, False, lambda: "192.168.1.23")
 
 
 def test_an_explicit_allowed_hosts_is_taken_as_it_is():
-    hosts = config.allowed_hosts({"ALLOWED_HOSTS": "a.example"}, True, lambda: "192.168.1.23")
+    hosts = env.allowed_hosts({"ALLOWED_HOSTS": "a.example"}, True, lambda: "192.168.1.23")
     assert hosts == ["a.example"]
-    assert config.allowed_hosts({}, True, lambda: None) == ["localhost", "127.0.0.1", "[::1]"]
+    assert env.allowed_hosts({}, True, lambda: None) == ["localhost", "127.0.0.1", "[::1]"]
 
 
 def test_the_lan_address_is_a_usable_ipv4_address_or_none():

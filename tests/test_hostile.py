@@ -38,9 +38,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from championship import rounds, staff_links
+from championship import staff_links
 from championship.models import ChampionshipRole, Seat
 from championship.services import tables_create
+from control import rounds
 from judging.services import CaptureInput, capture_record
 from results.services import standings_recompute
 from tests import factories

@@ -14,8 +14,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from championship.interchange import InterchangeError, export_document, import_document
 from championship.models import Championship
+from interchange.export import export_document
+from interchange.format import InterchangeError
+from interchange.write import import_document
 from tests.test_interchange import HEAT, counts, example
 
 pytestmark = pytest.mark.django_db

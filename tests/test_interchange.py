@@ -17,8 +17,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from championship import rulesets
-from championship.interchange import InterchangeError, export_document, import_document
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat, Table
+from interchange.export import export_document
+from interchange.format import InterchangeError
+from interchange.write import import_document
 from judging.models import Capture
 from registration.models import Entry, EntryMember, Person
 from results.models import Result

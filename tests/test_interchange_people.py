@@ -5,7 +5,9 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from championship.interchange import InterchangeError, export_document, import_document
+from interchange.export import export_document
+from interchange.format import InterchangeError
+from interchange.write import import_document
 from registration.models import Entry
 from tests import factories
 from tests.factories import NEXT_YEAR

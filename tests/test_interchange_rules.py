@@ -13,8 +13,10 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from championship.interchange import InterchangeError, export_document, import_document
 from championship.models import Championship
+from interchange.export import export_document
+from interchange.format import InterchangeError
+from interchange.write import import_document
 from results.models import Result
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 
-from championship import demo
+from control import demo
 
 
 def run(*args) -> str:

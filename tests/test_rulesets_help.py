@@ -52,8 +52,9 @@ def test_a_neutral_championship_exports_and_imports_again(db):
 
     import jsonschema
 
-    from championship.interchange import export_document, import_document
     from championship.models import Championship
+    from interchange.export import export_document
+    from interchange.write import import_document
     from tests import factories
 
     schema = json.loads(

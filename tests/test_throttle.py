@@ -8,8 +8,9 @@ import pytest
 from django.conf import settings
 from django.test import Client, override_settings
 
-from championship import config, staff_links
+from championship import staff_links
 from championship.models import ChampionshipRole
+from config import env
 from registration.models import Entry
 from tests import factories
 from tests.factories import NEXT_YEAR
@@ -336,15 +337,15 @@ def test_every_throttled_view_has_limits_in_the_settings():
 
 
 def test_the_limits_are_read_from_the_environment():
-    assert config.env_rates({}, "THROTTLE_SIGN_IN", ["30/m"]) == ["30/m"]
-    assert config.env_rates({"THROTTLE_SIGN_IN": "10/m, 100/10h"}, "THROTTLE_SIGN_IN", []) == [
+    assert env.env_rates({}, "THROTTLE_SIGN_IN", ["30/m"]) == ["30/m"]
+    assert env.env_rates({"THROTTLE_SIGN_IN": "10/m, 100/10h"}, "THROTTLE_SIGN_IN", []) == [
         "10/m",
         "100/10h",
     ]
-    assert config.env_rates({"THROTTLE_SIGN_IN": ""}, "THROTTLE_SIGN_IN", ["30/m"]) == []
+    assert env.env_rates({"THROTTLE_SIGN_IN": ""}, "THROTTLE_SIGN_IN", ["30/m"]) == []
 
 
 @pytest.mark.parametrize("value", ["30", "30/minute", "0/m", "-1/m", "30/m;300/h", "m/30"])
 def test_a_malformed_limit_stops_the_start(value):
-    with pytest.raises(config.ConfigurationError, match="THROTTLE_SIGN_IN"):
-        config.env_rates({"THROTTLE_SIGN_IN": value}, "THROTTLE_SIGN_IN", [])
+    with pytest.raises(env.ConfigurationError, match="THROTTLE_SIGN_IN"):
+        env.env_rates({"THROTTLE_SIGN_IN": value}, "THROTTLE_SIGN_IN", [])

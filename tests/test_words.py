@@ -23,8 +23,9 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import trans_real
 from django_countries import countries
 
-from championship import l10n, rounds
+from championship import l10n
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
+from control import rounds
 from judging.models import Capture
 from judging.selectors import capture_values
 from judging.services import CaptureInput, capture_record
@@ -92,9 +93,7 @@ def judge_page(client, championship, table, role=Role.HEAD_JUDGE):
 def control_room(client, championship, round_):
     client.force_login(factories.role(championship, Role.ORGANISER))
     return client.get(
-        reverse(
-            "championship:round_control", kwargs={"slug": championship.slug, "round": round_.key}
-        )
+        reverse("control:round_control", kwargs={"slug": championship.slug, "round": round_.key})
     )
 
 
@@ -198,7 +197,7 @@ def test_every_page_calls_the_heat_heat_a(client, running):
     client.force_login(factories.role(championship, Role.ORGANISER))
     dashboard = client.get(reverse("judging:dashboard", kwargs={"slug": slug, "round": final.key}))
     assert re.search(r'<h2 id="heat-a">Heat A <span', dashboard.text)
-    manage = client.get(reverse("championship:manage", kwargs={"slug": slug})).text
+    manage = client.get(reverse("control:manage", kwargs={"slug": slug})).text
     assert ">Heat A</a> – " in manage and ">Heat B</a> – " in manage
 
 
@@ -286,7 +285,7 @@ def test_the_seating_says_the_start_the_nordic_way_and_the_zone_in_words(client,
         scheduled_start=datetime(2026, 11, 30, 18, 52, tzinfo=UTC)  # 19:52 in Oslo
     )
     url = reverse(
-        "championship:seating", kwargs={"slug": running["championship"].slug, "round": final.key}
+        "control:seating", kwargs={"slug": running["championship"].slug, "round": final.key}
     )
     text = speak(client, "en").get(url).text
     assert "Starts Mon 30 Nov 19:52 (Norwegian time)" in text
@@ -444,7 +443,7 @@ def test_the_public_sees_the_presets_title_not_its_code(client, running):
     assert "follows the Rogalandsmesterskapet i hurtigpusling rules" in text
     assert "(rogaland)" not in text
     client.force_login(factories.role(championship, Role.ORGANISER))
-    manage = client.get(reverse("championship:manage", kwargs={"slug": championship.slug})).text
+    manage = client.get(reverse("control:manage", kwargs={"slug": championship.slug})).text
     assert "Rules: Rogalandsmesterskapet i hurtigpusling" in manage and "(rogaland)" not in manage
 
 

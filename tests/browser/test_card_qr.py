@@ -11,10 +11,10 @@ from django.conf import settings
 from PIL import Image
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import ChampionshipRole, Table
-from championship.rounds import SeatingPlan
 from championship.services import tables_create
+from control import rounds
+from control.rounds import SeatingPlan
 from tests import factories
 from tests.championship.test_cards import decode
 from tests.factories import NEXT_YEAR

@@ -9,10 +9,10 @@ import pytest
 from django.conf import settings
 from PIL import Image
 
-from championship import rounds
 from championship.models import ChampionshipRole
-from championship.rounds import SeatingPlan
 from championship.services import tables_create
+from control import rounds
+from control.rounds import SeatingPlan
 from tests import factories
 from tests.championship.test_cards import decode
 from tests.factories import NEXT_YEAR

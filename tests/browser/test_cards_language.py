@@ -6,9 +6,9 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
+from control import rounds
 from tests import factories
 from tests.browser.screens import shot
 from tests.factories import NEXT_YEAR

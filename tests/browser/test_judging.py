@@ -10,8 +10,8 @@ from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import ChampionshipRole, Seat
+from control import rounds
 from judging.models import Capture
 from judging.services import CaptureInput, capture_record
 from results.models import Result

@@ -17,8 +17,8 @@ import pytest
 from django.utils import timezone, translation
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import ChampionshipRole, Seat
+from control import rounds
 from judging.models import Capture
 from judging.services import CaptureInput, capture_record
 from registration.models import Entry

@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import ChampionshipRole, Seat
+from control import rounds
 from results.models import Result
 from tests import factories
 from tests.browser.test_judging import forget_the_phone, log_in, shot
@@ -83,12 +83,15 @@ def test_sm_asks_for_the_missing_pieces_only(phone, live_server):
     forget_the_phone(phone, live_server)
     log_in(phone, live_server, sm.judge, sm.table.get_absolute_url())
     phone.get_by_role("button", name="TIME", exact=True).click()
+    # The tap is stored before the judge goes on: one capture in flight at a time.
+    expect(phone.locator("[data-save-state]")).to_have_text("saved")
     expect(phone.locator('[data-field="found"]')).to_have_count(0)
     expect(phone.locator('[data-field="adjacent"]')).to_have_count(0)
     expect(phone.locator("label[for=lost-1]")).to_contain_text("Missing")
     phone.fill('[data-field="lost"]', "11")
     shot(phone, "sm-1-eleven-missing")
     phone.get_by_role("button", name="Show the entrant").click()
+    expect(phone.locator('[data-step-panel="review"]')).to_be_visible()
     expect(phone.locator("[data-review-detail]").first).to_contain_text(
         "More than 10 pieces missing: the attempt is invalid."
     )

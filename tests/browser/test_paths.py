@@ -11,10 +11,10 @@ from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import ChampionshipRole, Heat
-from championship.rounds import SeatingPlan
 from championship.services import tables_create
+from control import rounds
+from control.rounds import SeatingPlan
 from judging.models import Capture
 from judging.services import CaptureInput, capture_record
 from tests import factories

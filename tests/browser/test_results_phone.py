@@ -8,8 +8,8 @@ from django.conf import settings
 from django.utils import formats, timezone, translation
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import Round, Seat
+from control import rounds
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories

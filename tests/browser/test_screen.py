@@ -10,9 +10,9 @@ from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
+from control import rounds
 from judging.services import CaptureInput, capture_record
 from results.models import Result
 from results.services import standings_recompute

@@ -11,10 +11,10 @@ from django.utils import timezone
 from PIL import Image
 from playwright.sync_api import expect
 
-from championship import rounds
 from championship.models import ChampionshipRole, SignInLink
-from championship.rounds import SeatingPlan
 from championship.services import tables_create
+from control import rounds
+from control.rounds import SeatingPlan
 from tests import factories
 from tests.browser.offline import wait_for_kept_copy
 from tests.championship.test_cards import decode

@@ -6,9 +6,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from championship import rounds, services
+from championship import services
 from championship.models import Championship, Heat, Round
 from championship.services import tables_create
+from control import rounds
 from tests import factories
 from tests.test_admin import change_form_data
 

@@ -11,9 +11,11 @@ from django.conf import settings
 from django.urls import reverse
 from PIL import Image
 
-from championship import cards, rounds
+from championship import cards
+from championship import services as championship_services
 from championship.models import ChampionshipRole
 from championship.services import tables_create
+from control import rounds
 from tests import factories
 from tests.factories import NEXT_YEAR
 
@@ -121,7 +123,7 @@ def test_error_correction_is_m(table):
 def test_the_downloaded_png_decodes_to_the_table_url(client, rm, table):
     client.force_login(factories.role(rm, Role.ORGANISER))
     response = client.get(
-        reverse("championship:table_qr", kwargs={"slug": rm.slug, "number": table.number})
+        reverse("control:table_qr", kwargs={"slug": rm.slug, "number": table.number})
     )
     assert decode(png_pixels(response.content)) == cards.table_url(table)
 
@@ -134,9 +136,7 @@ def test_each_card_carries_its_own_tables_code(client, rm):
     final = individual.rounds.get()
     rounds.round_seat(round_=final)
     client.force_login(factories.role(rm, Role.ORGANISER))
-    response = client.get(
-        reverse("championship:cards", kwargs={"slug": rm.slug, "round": final.key})
-    )
+    response = client.get(reverse("control:cards", kwargs={"slug": rm.slug, "round": final.key}))
     assert response.status_code == 200
     decoded = {
         card["table"].number: decode(rasterise(svg_modules(card["qr"])))
@@ -148,7 +148,7 @@ def test_each_card_carries_its_own_tables_code(client, rm):
 
 def test_after_rotation_the_old_code_is_404_and_the_new_one_opens_the_table(client, rm, table):
     old_url = cards.table_url(table)
-    rotated = rounds.table_rotate_token(table=table)
+    rotated = championship_services.table_rotate_token(table=table)
     new_url = decode(png_pixels(cards.qr_png(cards.table_url(rotated))))
     assert new_url != old_url
     client.force_login(factories.role(rm, Role.JUDGE))

@@ -7,10 +7,10 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from championship import rounds
 from championship.models import ChampionshipRole, Heat, Round, Seat, Table
-from championship.rounds import SeatingPlan
 from championship.services import tables_create
+from control import rounds
+from control.rounds import SeatingPlan
 from registration.models import Entry
 from registration.services import entry_check_in
 from results.models import Result
@@ -103,7 +103,7 @@ def seats_of(round_):
 def url(name, championship, round_=None, **kwargs):
     if round_ is not None:
         kwargs["round"] = round_.key
-    return reverse(f"championship:{name}", kwargs={"slug": championship.slug, **kwargs})
+    return reverse(f"control:{name}", kwargs={"slug": championship.slug, **kwargs})
 
 
 def said(response) -> list[str]:
@@ -930,7 +930,7 @@ def test_the_public_seating_waits_for_publication_and_withholds_names(
 
 
 def test_the_control_room_links_to_the_new_pages(org, rm, final):
-    page = org.get(reverse("championship:manage", kwargs={"slug": rm.slug})).content.decode()
+    page = org.get(reverse("control:manage", kwargs={"slug": rm.slug})).content.decode()
     assert url("round_control", rm, final) in page
     assert url("cards", rm, final) in page
     assert url("tables", rm) in page

@@ -7,9 +7,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
+from control import rounds
 from tests import factories
 from tests.factories import NEXT_YEAR
 
@@ -53,7 +53,7 @@ def dashboard(championship, kind="individual"):
 
 
 def control_room(championship):
-    return reverse("championship:manage", kwargs={"slug": championship.slug})
+    return reverse("control:manage", kwargs={"slug": championship.slug})
 
 
 def table_pages(championship):
@@ -139,21 +139,19 @@ def screens(championship):
     table = championship.tables.first()
     slug = {"slug": championship.slug}
     return {
-        "championship:manage": reverse("championship:manage", kwargs=slug),
-        "championship:round_control": reverse(
-            "championship:round_control", kwargs={**slug, "round": final.key}
+        "control:manage": reverse("control:manage", kwargs=slug),
+        "control:round_control": reverse(
+            "control:round_control", kwargs={**slug, "round": final.key}
         ),
-        "championship:tables": reverse("championship:tables", kwargs=slug),
-        "championship:round_ranking": reverse(
-            "championship:round_ranking", kwargs={**slug, "round": final.key}
+        "control:tables": reverse("control:tables", kwargs=slug),
+        "control:round_ranking": reverse(
+            "control:round_ranking", kwargs={**slug, "round": final.key}
         ),
-        "championship:table_rotate": reverse(
-            "championship:table_rotate", kwargs={**slug, "number": table.number}
+        "control:table_rotate": reverse(
+            "control:table_rotate", kwargs={**slug, "number": table.number}
         ),
-        "championship:cards": reverse("championship:cards", kwargs={**slug, "round": final.key}),
-        "championship:seating": reverse(
-            "championship:seating", kwargs={**slug, "round": final.key}
-        ),
+        "control:cards": reverse("control:cards", kwargs={**slug, "round": final.key}),
+        "control:seating": reverse("control:seating", kwargs={**slug, "round": final.key}),
         "registration:organiser_entries": reverse("registration:organiser_entries", kwargs=slug),
         "registration:organiser_checkin": reverse("registration:organiser_checkin", kwargs=slug),
         "registration:organiser_import": reverse("registration:organiser_import", kwargs=slug),
@@ -169,7 +167,7 @@ def test_every_control_room_screen_links_to_the_control_room_and_the_public_page
         nav = text[text.index('class="meta manage-nav"') :]
         nav = nav[: nav.index("</nav>")]
         assert public in nav, name
-        if name != "championship:manage":
+        if name != "control:manage":
             assert f'href="{control_room(rm)}"' in nav, name
 
 
@@ -181,7 +179,7 @@ def test_a_head_judge_on_the_dashboard_is_not_sent_to_a_control_room_they_cannot
 
 
 def test_the_public_seating_links_to_the_control_room_for_organisers_only(client, rm):
-    url = screens(rm)["championship:seating"]
+    url = screens(rm)["control:seating"]
     assert f'href="{control_room(rm)}"' not in client.get(url).text
     client.force_login(factories.role(rm, Role.JUDGE))
     assert f'href="{control_room(rm)}"' not in client.get(url).text

@@ -5,10 +5,13 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.core.exceptions import ValidationError
 
-from championship import rounds
+from championship import services as championship_services
+from championship.errors import RoundStateError
 from championship.models import Category, Heat, Round, Seat
-from championship.rounds import RoundStateError, SeatingPlan
 from championship.services import tables_create
+from control import rounds
+from control.rounds import SeatingPlan
+from judging import services as judging_services
 from registration.models import Entry
 from registration.services import entry_check_in
 from results.models import Result
@@ -235,9 +238,9 @@ def test_a_later_start_of_one_entry(championship, individual, final):
     (heat,) = rounds.round_start(round_=final)
     seat = seats_of(final)[0]
     with pytest.raises(ValidationError):
-        rounds.seat_set_start(seat=seat, at=heat.started_at - timedelta(seconds=1))
+        judging_services.seat_set_start(seat=seat, at=heat.started_at - timedelta(seconds=1))
     later = heat.started_at + timedelta(minutes=2)
-    assert rounds.seat_set_start(seat=seat, at=later).started_at == later
+    assert judging_services.seat_set_start(seat=seat, at=later).started_at == later
 
 
 def finish_all(final, minutes=(40, 41, 42, 43)):
@@ -297,7 +300,7 @@ def test_seating_again_replaces_the_seating_until_the_round_starts(championship,
 def test_a_rotated_token_stops_the_old_one(client, championship, judge):
     table = factories.table(championship)
     old = table.token
-    rotated = rounds.table_rotate_token(table=table)
+    rotated = championship_services.table_rotate_token(table=table)
     assert rotated.token != old and len(rotated.token) >= 22
     client.force_login(judge)
     assert client.get(f"/t/{old}/").status_code == 404
@@ -337,7 +340,9 @@ def test_a_later_start_after_time_up_is_refused(championship, individual, final)
     rounds.round_close(round_=final)
     heat.refresh_from_db()
     with pytest.raises(ValidationError, match="Time is already up"):
-        rounds.seat_set_start(seat=seats_of(final)[0], at=heat.ended_at + timedelta(seconds=1))
+        judging_services.seat_set_start(
+            seat=seats_of(final)[0], at=heat.ended_at + timedelta(seconds=1)
+        )
 
 
 # The rules' seating parameters ---------------------------------------------------------------

@@ -8,14 +8,15 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
 
-from championship import rounds, services
+from championship import services
 from championship.models import Championship, ChampionshipRole, Round
 from championship.services import tables_create
+from control import rounds
 from registration.models import Entry
 from results.models import Result
 from tests import factories
 
-NEW = reverse("championship:new")
+NEW = reverse("control:new")
 
 
 def next_january(day: int) -> date:
@@ -170,7 +171,7 @@ def test_saving_creates_the_championship_and_makes_the_creator_its_organiser(cli
     client.force_login(creator)
     response = client.post(NEW, sm_post())
     assert response.status_code == 302
-    assert response["Location"] == reverse("championship:manage", kwargs={"slug": "pussel-sm"})
+    assert response["Location"] == reverse("control:manage", kwargs={"slug": "pussel-sm"})
     championship = Championship.objects.get(slug="pussel-sm")
     assert (championship.ruleset, championship.currency, championship.language) == (
         "sm",
@@ -350,7 +351,7 @@ def sm_championship(db, creator):
 
 
 def edit_url(championship) -> str:
-    return reverse("championship:edit", kwargs={"slug": championship.slug})
+    return reverse("control:edit", kwargs={"slug": championship.slug})
 
 
 @pytest.mark.django_db
@@ -362,7 +363,7 @@ def test_only_organisers_open_the_edit_page(client, sm_championship, creator):
     client.force_login(creator)
     response = client.get(url)
     assert response.status_code == 200
-    manage = client.get(reverse("championship:manage", kwargs={"slug": "pussel-sm"}))
+    manage = client.get(reverse("control:manage", kwargs={"slug": "pussel-sm"}))
     assert f'href="{url}"' in manage.content.decode()
 
 

@@ -7,10 +7,12 @@ import pytest
 from django.core import checks, mail
 from django.urls import reverse
 
-from championship import cards, config, rounds, site_url
+from championship import cards, site_url
 from championship.checks import site_url_check
 from championship.models import Category, ChampionshipRole
 from championship.services import tables_create
+from config import env
+from control import rounds
 from registration import services
 from registration.models import Entry
 from tests import factories
@@ -53,9 +55,7 @@ def seated(rm):
 def cards_page(client, round_, **extra):
     client.force_login(factories.role(round_.championship, Role.ORGANISER))
     response = client.get(
-        reverse(
-            "championship:cards", kwargs={"slug": round_.championship.slug, "round": round_.key}
-        ),
+        reverse("control:cards", kwargs={"slug": round_.championship.slug, "round": round_.key}),
         **extra,
     )
     assert response.status_code == 200
@@ -89,7 +89,7 @@ def test_the_downloaded_qr_image_carries_the_requests_address(client, rm):
     table = factories.table(rm, number=5)
     client.force_login(factories.role(rm, Role.ORGANISER))
     response = client.get(
-        reverse("championship:table_qr", kwargs={"slug": rm.slug, "number": 5}), HTTP_HOST=LAN
+        reverse("control:table_qr", kwargs={"slug": rm.slug, "number": 5}), HTTP_HOST=LAN
     )
     assert decode(png_pixels(response.content)) == f"http://{LAN}/t/{table.token}/"
 
@@ -242,17 +242,17 @@ def test_a_mail_queued_outside_a_request_uses_site_url(
 
 
 def test_site_url_is_unset_by_default_and_read_without_a_trailing_slash():
-    assert config.site_url({}) == ""
-    assert config.site_url({"SITE_URL": " https://puzzle.example.org/ "}) == (
+    assert env.site_url({}) == ""
+    assert env.site_url({"SITE_URL": " https://puzzle.example.org/ "}) == (
         "https://puzzle.example.org"
     )
-    assert config.site_url({"SITE_URL": "http://192.168.1.23:8000"}) == "http://192.168.1.23:8000"
+    assert env.site_url({"SITE_URL": "http://192.168.1.23:8000"}) == "http://192.168.1.23:8000"
 
 
 @pytest.mark.parametrize("value", ["puzzle.example.org", "ftp://x.example", "https://x.org/app/"])
 def test_a_site_url_that_is_not_a_sites_address_is_refused(value):
-    with pytest.raises(config.ConfigurationError, match="SITE_URL"):
-        config.site_url({"SITE_URL": value})
+    with pytest.raises(env.ConfigurationError, match="SITE_URL"):
+        env.site_url({"SITE_URL": value})
 
 
 def deploy_messages():

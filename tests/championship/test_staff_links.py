@@ -14,9 +14,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from championship import rounds, staff_links
+from championship import staff_links
 from championship.models import ChampionshipRole, SignInLink, validate_slug_not_reserved
 from championship.services import tables_create
+from control import rounds
 from tests import factories
 from tests.championship.test_cards import decode, rasterise, svg_modules
 
@@ -92,7 +93,7 @@ def table_page(rm, number=1):
 
 
 def test_the_control_room_links_to_the_staff_page(organiser_client, rm):
-    page = organiser_client.get(reverse("championship:manage", kwargs={"slug": rm.slug}))
+    page = organiser_client.get(reverse("control:manage", kwargs={"slug": rm.slug}))
     assert staff_url(rm) in page.text
 
 
@@ -226,7 +227,7 @@ def test_a_head_judge_lands_on_the_judging_dashboard_and_an_organiser_in_the_con
     final = rm.rounds.get(category__kind="individual")
     landed = phone().get(path_of(head))
     assert landed.url == reverse("judging:dashboard", kwargs={"slug": rm.slug, "round": final.key})
-    assert phone().get(path_of(co)).url == reverse("championship:manage", kwargs={"slug": rm.slug})
+    assert phone().get(path_of(co)).url == reverse("control:manage", kwargs={"slug": rm.slug})
     organiser = phone()
     organiser.get(path_of(co))
     assert organiser.get(staff_url(rm)).status_code == 200

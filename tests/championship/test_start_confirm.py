@@ -8,11 +8,11 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from championship import rounds
-from championship.control import TablesInUse
 from championship.models import ChampionshipRole, Heat
-from championship.rounds import SeatingPlan
 from championship.services import tables_create
+from control import rounds
+from control.rounds import SeatingPlan
+from control.views import TablesInUse
 from tests import factories
 from tests.factories import NEXT_YEAR
 
@@ -53,9 +53,9 @@ def final(rm, kind):
 def start_url(rm, kind, heat=None):
     round_ = final(rm, kind)
     if heat is None:
-        return reverse("championship:round_start", kwargs={"slug": rm.slug, "round": round_.key})
+        return reverse("control:round_start", kwargs={"slug": rm.slug, "round": round_.key})
     return reverse(
-        "championship:heat_start", kwargs={"slug": rm.slug, "round": round_.key, "heat": heat}
+        "control:heat_start", kwargs={"slug": rm.slug, "round": round_.key, "heat": heat}
     )
 
 

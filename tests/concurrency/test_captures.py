@@ -8,9 +8,9 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
+from control import rounds
 from judging.models import Capture
 from judging.services import CaptureConflict, CaptureInput, capture_record
 from results.models import Result

@@ -8,9 +8,10 @@ import pytest
 from django.db import connections, transaction
 from django.utils import timezone
 
-from championship import rounds
 from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
+from control import rounds
+from judging import services as judging_services
 from judging.services import CaptureInput, capture_record
 from results.models import Result, RoundRanking
 from results.services import DERIVED_FIELDS, lock_ranking, standings_ensure, standings_recompute
@@ -168,7 +169,11 @@ def test_a_later_start_while_a_ranking_is_under_way_waits_for_it(running, monkey
     assert paused.wait(timeout=20)
     service = threading.Thread(
         target=run,
-        args=(lambda: rounds.seat_set_start(seat=seat, at=heat.started_at + timedelta(seconds=1)),),
+        args=(
+            lambda: judging_services.seat_set_start(
+                seat=seat, at=heat.started_at + timedelta(seconds=1)
+            ),
+        ),
     )
     service.start()
     service.join(timeout=1)  # it is waiting for the ranking (or, wrongly, holds the result)

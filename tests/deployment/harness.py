@@ -469,14 +469,14 @@ def migrate_and_load(env: dict, document: dict, workdir: Path) -> str:
 
 
 class AppServer:
-    """A gunicorn master (``championship.wsgi``) in a process group of its own."""
+    """A gunicorn master (``config.wsgi``) in a process group of its own."""
 
     def __init__(self, env: dict, logdir: Path, *, workers=2, worker_class="sync", threads=1):
         self.port = free_port()
         self.logfile = logdir / f"gunicorn-{self.port}.log"
         command = [
             str(BIN / "gunicorn"),
-            "championship.wsgi",
+            "config.wsgi",
             "--bind",
             f"127.0.0.1:{self.port}",
             "--workers",

@@ -9,9 +9,9 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
+from control import rounds
 from judging.models import Capture
 from tests import factories
 

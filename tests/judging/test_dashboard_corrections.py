@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from championship import rounds
 from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
+from control import rounds
 from judging.models import Capture
 from judging.services import CaptureInput, capture_record
 from registration.models import Entry

@@ -16,10 +16,13 @@ from django.conf import settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from championship import rounds
-from championship.interchange import export_document, import_document
+from championship.errors import RoundStateError
 from championship.models import Championship, ChampionshipRole, Seat
 from championship.services import tables_create
+from control import rounds
+from interchange.export import export_document
+from interchange.write import import_document
+from judging import services as judging_services
 from judging.models import Capture
 from registration.models import Entry
 from results.models import Result
@@ -132,7 +135,7 @@ def test_an_own_start_moves_the_time_limit_past_the_heats_time_up():
     """Started 5 minutes late, the entrant has 120 minutes from then, time-up or not."""
     floor = Floor(started_minutes_ago=126)
     late_seat = Seat.objects.get(round=floor.round, entry=floor.entries[0])
-    rounds.seat_set_start(seat=late_seat, at=floor.after_start(5))
+    judging_services.seat_set_start(seat=late_seat, at=floor.after_start(5))
     rounds.heat_close(heat=floor.heat, at=floor.after_start(120))
 
     finish = floor.post(floor.judge, at=floor.after_start(124, 30))
@@ -145,7 +148,7 @@ def test_an_own_start_moves_the_time_limit_past_the_heats_time_up():
 def test_the_judges_page_keeps_time_for_an_entry_that_started_later(client):
     floor = Floor(entrants=2, started_minutes_ago=121)
     late_seat = Seat.objects.get(round=floor.round, entry=floor.entries[0])
-    rounds.seat_set_start(seat=late_seat, at=floor.after_start(5))
+    judging_services.seat_set_start(seat=late_seat, at=floor.after_start(5))
     rounds.heat_close(heat=floor.heat, at=floor.after_start(120))
     client.force_login(floor.judge)
     steps = {}
@@ -159,8 +162,8 @@ def test_the_judges_page_keeps_time_for_an_entry_that_started_later(client):
 def test_own_starts_exist_only_where_the_rules_give_them(client, ruleset):
     floor = Floor(ruleset=ruleset)
     seat = Seat.objects.select_related("heat").get(round=floor.round, entry=floor.entries[0])
-    with pytest.raises(rounds.RoundStateError):
-        rounds.seat_set_start(seat=seat, at=floor.after_start(2))
+    with pytest.raises(RoundStateError):
+        judging_services.seat_set_start(seat=seat, at=floor.after_start(2))
     organiser = factories.role(floor.championship, Role.ORGANISER)
     client.force_login(organiser)
     control = f"/{floor.championship.slug}/manage/rounds/{floor.round.key}/"
@@ -173,7 +176,7 @@ def test_own_starts_exist_only_where_the_rules_give_them(client, ruleset):
     document["competitions"][0]["rounds"][0]["heats"][0]["seats"][0]["started_at"] = (
         floor.after_start(2).isoformat()
     )
-    from championship.interchange import InterchangeError
+    from interchange.format import InterchangeError
 
     with pytest.raises(InterchangeError) as refused:
         import_document(document, replace=True)

@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.exceptions import ValidationError
 
-from championship import rounds
 from championship.models import ChampionshipRole
 from championship.services import tables_create
+from control import rounds
+from judging import services as judging_services
 from judging.models import Capture
 from judging.services import (
     CaptureConflict,
@@ -240,7 +241,7 @@ def test_a_capture_for_an_entry_not_seated_is_refused(running):
 
 def test_an_entry_with_a_later_start_is_timed_from_it(running):
     seat = running["round"].seats.get(entry=running["entries"][0])
-    rounds.seat_set_start(seat=seat, at=at(2))
+    judging_services.seat_set_start(seat=seat, at=at(2))
     assert record(running, at=at(42)).result.time_ms == 40 * 60_000
 
 
@@ -286,7 +287,7 @@ def test_a_later_start_set_after_the_tap_retimes_the_finish(running):
     """The judge tapped TIME, then the head judge recorded the taped bag's later start."""
     record(running, at=at(42))
     seat = running["round"].seats.get(entry=running["entries"][0])
-    rounds.seat_set_start(seat=seat, at=at(3))
+    judging_services.seat_set_start(seat=seat, at=at(3))
     result = Result.objects.get(round=running["round"], entry=running["entries"][0])
     assert result.time_ms == 39 * 60_000
     assert result.place == 1

@@ -17,8 +17,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from championship import rounds
 from championship.models import ChampionshipRole, Seat
+from control import rounds
 from judging.services import CaptureInput, capture_record
 from tests import factories
 

@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
-from championship import rounds
+from championship import services as championship_services
 from championship.models import ChampionshipRole, Seat
+from control import rounds
 from judging.models import Capture
 from judging.services import CaptureInput, capture_record
 from results.models import Result
@@ -232,7 +233,7 @@ def test_an_unknown_table_code_is_a_clear_404(client, judge):
 
 def test_a_replaced_table_code_is_a_clear_404(client, live, judge):
     old = url(live.single)
-    rounds.table_rotate_token(table=live.single)
+    championship_services.table_rotate_token(table=live.single)
     client.force_login(judge)
     response = client.get(old)
     assert response.status_code == 404

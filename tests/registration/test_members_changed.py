@@ -15,8 +15,9 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from championship.interchange import export_document, import_document
 from championship.models import Heat, Round, Seat
+from interchange.export import export_document
+from interchange.write import import_document
 from registration import services
 from registration.models import Entry, EntryMember, Person
 from results.models import Result

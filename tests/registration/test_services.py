@@ -7,9 +7,8 @@ from django.core import mail
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from championship import selectors
 from championship.models import Category
-from registration import services
+from registration import places, services
 from registration.models import Entry, Person
 from registration.services import MemberData
 from tests import factories
@@ -75,7 +74,7 @@ def test_registration_closes_5_days_before_the_start_under_rogaland(individual):
     with pytest.raises(ValidationError) as caught:
         register(individual, [member("Late")], now=deadline)
     assert "closed" in errors_of(caught)["__all__"][0]
-    assert selectors.registration_state(individual, now=deadline) == selectors.CLOSED
+    assert places.registration_state(individual, now=deadline) == places.CLOSED
 
 
 def test_sm_closes_at_the_organisers_deadline(sm):
@@ -269,7 +268,7 @@ def test_rogaland_closes_five_days_before_at_the_same_local_time_across_the_spri
     closes = datetime(2026, 3, 25, 9, 0, tzinfo=UTC)
     assert rm.effective_registration_deadline() == closes
     assert register(individual, [member("Early")], now=closes - timedelta(minutes=30)).pk
-    assert selectors.registration_state(individual, now=closes - timedelta(seconds=1)) == "open"
+    assert places.registration_state(individual, now=closes - timedelta(seconds=1)) == "open"
     with pytest.raises(ValidationError) as caught:
         register(individual, [member("Late")], now=closes)
     assert errors_of(caught)["__all__"] == ["Registration for this category has closed."]
@@ -283,7 +282,7 @@ def test_an_organisers_deadline_later_than_rogalands_rule_is_capped_by_it(indivi
     assert championship.effective_registration_deadline() == rule
     with pytest.raises(ValidationError):
         register(individual, [member("Late")], now=rule + timedelta(days=1))
-    assert selectors.registration_state(individual, now=rule) == selectors.CLOSED
+    assert places.registration_state(individual, now=rule) == places.CLOSED
 
 
 def test_an_organisers_deadline_earlier_than_rogalands_rule_wins(individual):
@@ -292,7 +291,7 @@ def test_an_organisers_deadline_earlier_than_rogalands_rule_wins(individual):
     championship.registration_deadline = earlier
     championship.save()
     assert championship.effective_registration_deadline() == earlier
-    assert selectors.registration_state(individual, now=earlier) == selectors.CLOSED
+    assert places.registration_state(individual, now=earlier) == places.CLOSED
 
 
 # unofficial_allowed: false refuses an entry that would not be official --------------------

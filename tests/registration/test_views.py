@@ -190,8 +190,8 @@ def test_the_manage_page_shows_the_table_once_published_and_the_result_once_conf
 ):
     from django.utils import timezone
 
-    from championship import rounds
     from championship.services import tables_create
+    from control import rounds
     from results.models import Result
     from results.services import standings_recompute
 

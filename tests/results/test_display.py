@@ -5,8 +5,8 @@ from datetime import date
 import pytest
 from django.conf import settings
 
-from championship import rounds
 from championship.models import Round, Seat
+from control import rounds
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories

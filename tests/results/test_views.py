@@ -198,9 +198,9 @@ def test_pages_work_uncached_while_redis_is_down(client, championship, final, se
     """The cache is only a cache: a Redis that does not answer costs speed, not pages."""
     from django.core.cache import caches
 
-    from championship import config
+    from config import env
 
-    settings.CACHES = {"default": config.cache_config({"REDIS_URL": "redis://127.0.0.1:1/0"})}
+    settings.CACHES = {"default": env.cache_config({"REDIS_URL": "redis://127.0.0.1:1/0"})}
     assert type(caches["default"]).__module__ == "django_redis.cache"
     add_results(championship, final, 3)
     response = client.get(url(championship, final), HTTP_HX_REQUEST="true")

@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from championship import rulesets, services
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
-from championship.selectors import OPEN, registration_state
 from judging.models import Capture
 from registration.models import Entry, EntryMember, Person
+from registration.places import OPEN, registration_state
 from results.models import Result
 from results.services import standings_recompute
 

@@ -11,8 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from championship import bounds, rulesets, selectors
+from championship import bounds, rulesets
 from championship.models import Category, Championship, Currency, Heat, Round
+from registration import places
 from results.models import Result
 
 DETAIL_VIEW = "api:championship-detail"
@@ -45,7 +46,7 @@ class ChampionshipSerializer(serializers.ModelSerializer):
 class CategorySerializer(serializers.ModelSerializer):
     """A category with its capacity, counts, fee and registration state."""
 
-    # Reads the annotations of selectors.categories_with_counts plus ``puzzle_revealed``,
+    # Reads the annotations of places.categories_with_counts plus ``puzzle_revealed``,
     # and ``now`` from the context.
 
     name = serializers.CharField(source="display_name")
@@ -90,7 +91,7 @@ class CategorySerializer(serializers.ModelSerializer):
         )
     )
     def get_registration_state(self, category: Category) -> str:
-        return selectors.registration_state(category, now=self.context.get("now"))
+        return places.registration_state(category, now=self.context.get("now"))
 
     @extend_schema_field(
         serializers.CharField(

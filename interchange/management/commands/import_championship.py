@@ -7,8 +7,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from championship import jsonbounds
-from championship.interchange import InterchangeError, import_document
 from championship.models import Heat, Round
+from interchange.format import InterchangeError
+from interchange.write import import_document
 from registration.models import Entry
 from results.models import Result
 

@@ -16,26 +16,18 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from championship.models import Heat, Round, Seat, Table, new_token
+from championship.errors import RoundStateError
+from championship.models import Heat, Round, Seat, Table
 from championship.rules import seating
 from championship.rules.eligibility import officiality
 from registration.models import Entry, Person
 from results.models import Result
-from results.services import lock_ranking, standings_ensure
-
-
-class RoundStateError(Exception):
-    """What was asked is not possible in the round's or heat's current state."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
+from results.services import round_lock, round_recompute, standings_ensure
 
 ORDERS = seating.ORDERS
 
@@ -55,23 +47,6 @@ class SeatingPlan:
     checked_in_only: bool = False
     scheduled_starts: Sequence[datetime | None] = ()
     heat_sizes: Sequence[int] = ()
-
-
-def _lock_round(round_: Round) -> Round:
-    """Lock a round's row, then its ranking, before changing any of its results.
-
-    Captures take the round's row only, a ranking on reading takes the ranking
-    only; a service that may write several results and rank them takes both, in
-    this order, before it writes one, so that it never holds a result a ranking
-    is waiting for while it waits for that ranking.
-    """
-    locked = (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("category__championship")
-        .get(pk=round_.pk)
-    )
-    lock_ranking(locked.pk)
-    return locked
 
 
 def previous_round(round_: Round) -> Round | None:
@@ -278,7 +253,7 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
     seating.
     """
     plan = plan or SeatingPlan()
-    round_ = _lock_round(round_)
+    round_ = round_lock(round_)
     if plan.order not in ORDERS:
         raise ValidationError({"order": [_("Unknown seating order.")]})
     if plan.heats < 1:
@@ -416,13 +391,13 @@ def _heat_sizes_refusal(error: seating.SeatingError, *, plan: SeatingPlan, entri
 @transaction.atomic
 def seating_publish(*, round_: Round) -> Round:
     """Make a round's seating public (entrants see their table)."""
-    round_ = _lock_round(round_)
+    round_ = round_lock(round_)
     if not round_.seats.exists():
         raise RoundStateError(_("Seat the round before publishing its seating."))
     round_.seating_published_at = round_.seating_published_at or timezone.now()
     round_.save(update_fields=["seating_published_at", "updated_at"])
     # The live pages list the seated entrants from now on: a new version tells them.
-    _bump(round_)
+    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
     return round_
 
 
@@ -443,7 +418,7 @@ def seat_move(
     A seat that is taken is refused, unless ``swap``: then the entry sitting there
     takes the moved entry's place, and the two change places in one step.
     """
-    round_ = _lock_round(seat.round)
+    round_ = round_lock(seat.round)
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     if round_.seating_published_at or round_.heats.filter(started_at__isnull=False).exists():
         raise RoundStateError(_("The seating is published: it can no longer change."))
@@ -490,7 +465,7 @@ def _ensure_results(heat: Heat) -> None:
 @transaction.atomic
 def heat_start(*, heat: Heat, at: datetime | None = None) -> Heat:
     """Start a heat's clock: every entrant's start, and the moment the motif becomes public."""
-    round_ = _lock_round(heat.round)
+    round_ = round_lock(heat.round)
     heat = Heat.objects.select_for_update().get(pk=heat.pk)
     if heat.started_at is not None:
         raise RoundStateError(_("This heat has already started."))
@@ -505,14 +480,14 @@ def heat_start(*, heat: Heat, at: datetime | None = None) -> Heat:
     round_.seating_published_at = round_.seating_published_at or heat.started_at
     round_.save(update_fields=["state", "seating_published_at", "updated_at"])
     # The new results learn whether their entries are official; the version changes.
-    _recompute(round_)
+    round_recompute(round_)
     return heat
 
 
 @transaction.atomic
 def round_start(*, round_: Round, heat_key: str | None = None) -> list[Heat]:
     """Start the given heat, or every heat of the round not yet started."""
-    round_ = _lock_round(round_)
+    round_ = round_lock(round_)
     if not round_.heats.exists():
         raise RoundStateError(_("Seat the round before starting it."))
     heats = round_.heats.filter(started_at__isnull=True)
@@ -531,46 +506,9 @@ def round_start(*, round_: Round, heat_key: str | None = None) -> list[Heat]:
 
 
 @transaction.atomic
-def seat_set_start(*, seat: Seat, at: datetime) -> Seat:
-    """Give one entry a later start of its own (a taped bag cut open by a judge)."""
-    locked = _lock_round(seat.round)
-    if not locked.category.championship.rules.individual_start_times:
-        raise RoundStateError(_("These rules give no entry a start of its own."))
-    seat = Seat.objects.select_for_update().select_related("heat").get(pk=seat.pk)
-    if seat.heat.started_at is None:
-        raise RoundStateError(_("The heat has not started yet."))
-    if at < seat.heat.started_at:
-        raise ValidationError({"at": [_("An own start cannot be before the heat's start.")]})
-    if Result.objects.filter(
-        round_id=seat.round_id, entry_id=seat.entry_id, confirmed_at__isnull=False
-    ).exists():
-        raise RoundStateError(_("The entry's time is confirmed: its start can no longer change."))
-    if seat.heat.ended_at is not None and at >= seat.heat.ended_at:
-        raise ValidationError({"at": [_("Time is already up in this heat.")]})
-    seat.started_at = at
-    seat.save(update_fields=["started_at"])
-    _rederive(seat)
-    return seat
-
-
-def _rederive(seat: Seat) -> None:
-    """Re-time an entry's recorded finish from its new start, and re-rank the round."""
-    from judging.models import Capture
-    from judging.services import result_derive
-
-    result = Result.objects.filter(round_id=seat.round_id, entry_id=seat.entry_id).first()
-    if result is None:
-        return
-    if Capture.objects.filter(round_id=seat.round_id, entry_id=seat.entry_id).exists():
-        result_derive(result, seat.round.category.pieces)
-        result.save()
-    _recompute(seat.round)
-
-
-@transaction.atomic
 def heat_close(*, heat: Heat, at: datetime | None = None) -> Heat:
     """Close a heat at time-up: from now on only piece counts are recorded."""
-    round_ = _lock_round(heat.round)
+    round_ = round_lock(heat.round)
     heat = Heat.objects.select_for_update().get(pk=heat.pk)
     if heat.started_at is None:
         raise RoundStateError(_("This heat has not started."))
@@ -583,14 +521,14 @@ def heat_close(*, heat: Heat, at: datetime | None = None) -> Heat:
         round_.state = Round.State.CLOSED
         round_.save(update_fields=["state", "updated_at"])
     # Time-up in the final gives the prizes.
-    _recompute(round_)
+    round_recompute(round_)
     return heat
 
 
 @transaction.atomic
 def round_close(*, round_: Round) -> list[Heat]:
     """Close every running heat of a round: time is up."""
-    round_ = _lock_round(round_)
+    round_ = round_lock(round_)
     running = list(round_.heats.filter(started_at__isnull=False, ended_at__isnull=True))
     if round_.heats.filter(started_at__isnull=True).exists():
         raise RoundStateError(_("A heat of this round has not started yet."))
@@ -622,7 +560,7 @@ def results_final(round_: Round) -> bool:
 @transaction.atomic
 def round_advance(*, round_: Round, plan: SeatingPlan | None = None) -> Round:
     """Seat the qualified of a round in the next round, by placement: the winner at table 1."""
-    round_ = _lock_round(round_)
+    round_ = round_lock(round_)
     following = next_round(round_)
     if following is None:
         raise RoundStateError(_("This is the category's last round: nobody advances from it."))
@@ -646,21 +584,6 @@ def round_advance(*, round_: Round, plan: SeatingPlan | None = None) -> Round:
 
 
 @transaction.atomic
-def table_rotate_token(*, table: Table) -> Table:
-    """Give a table a new QR token; the old one stops working at once."""
-    table = Table.objects.select_for_update().get(pk=table.pk)
-    table.token = new_token()
-    table.save(update_fields=["token"])
-    return table
-
-
-def _bump(round_: Round) -> None:
-    from django.db.models import F
-
-    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
-
-
-@transaction.atomic
 def round_set_advance(
     *, round_: Round, advance: str, count: int | None, best_remaining: int | None
 ) -> Round:
@@ -669,7 +592,7 @@ def round_set_advance(
     Allowed until the next round is seated: an organiser who forgot to set it
     before the round can still do it when the results are in.
     """
-    locked = _lock_round(round_)
+    locked = round_lock(round_)
     following = next_round(locked)
     if following is not None and following.seats.exists():
         raise RoundStateError(
@@ -682,15 +605,5 @@ def round_set_advance(
     )
     locked.full_clean()
     locked.save(update_fields=["advance", "advance_count", "advance_best_remaining", "updated_at"])
-    _recompute(locked)
+    round_recompute(locked)
     return locked
-
-
-def _recompute(round_: Round) -> None:
-    """Rank the round's results anew (which also changes its version)."""
-    from results.services import standings_recompute
-
-    if Result.objects.filter(round=round_).exists():
-        standings_recompute(round_=round_)
-    else:
-        _bump(round_)

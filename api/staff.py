@@ -11,11 +11,10 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.response import Response
 
-from championship import staff_links
-from championship.api import serializers
-from championship.api.parsers import JSONParser
-from championship.api.permissions import IsChampionshipOrganiser
-from championship.api.views import (
+from api import serializers
+from api.parsers import JSONParser
+from api.permissions import IsChampionshipOrganiser
+from api.views import (
     FORBIDDEN,
     NOT_FOUND,
     SLUG,
@@ -23,6 +22,7 @@ from championship.api.views import (
     ApiView,
     get_championship,
 )
+from championship import staff_links
 from championship.models import SignInLink
 
 TAG = "staff"

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from championship.api import staff, views
+from api import staff, views
 
 app_name = "api"
 

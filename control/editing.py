@@ -4,7 +4,7 @@ A category's capacity goes through registration (a larger one confirms the
 waiting list in arrival order), a round's advancement through the round's
 service (it marks the qualified anew), and a change of the rules re-ranks
 every round that has results. These reach into the apps built on the
-championship, so they live above them, beside ``championship.rounds``.
+championship, so they live above them, beside ``control.rounds``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from championship import rounds
 from championship.models import Category, Championship, Heat, Round
+from control import rounds
 from registration.models import Entry
 from registration.services import category_set_capacity
 from results.models import Result

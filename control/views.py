@@ -4,7 +4,7 @@ round control
     One page per round: its state, the advancement settings, the seating form,
     the seating per heat with a move control per seat, and the buttons that
     publish the seating, start heats, call time-up and advance the qualified.
-    Every button is a POST that calls a service of ``championship.rounds``; a
+    Every button is a POST that calls a service of ``control.rounds``; a
     refusal (``ValidationError``, ``RoundStateError``) becomes an error message
     and changes nothing.
 tables
@@ -18,7 +18,7 @@ public seating
     Who sits where in each heat, once the round's seating is published.
 
 Every organiser page is behind ``organiser_required``; every write goes through
-a service (``championship.rounds``, ``championship.services``,
+a service (``control.rounds``, ``championship.services``,
 ``registration.services``).
 """
 
@@ -45,11 +45,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championship import bounds, cards, rounds, services
+from championship import bounds, cards, services
+from championship import selectors as championship_selectors
+from championship import services as championship_services
+from championship.errors import RoundStateError
 from championship.models import Category, Championship, Heat, Round, Seat, Table
 from championship.permissions import get_championship, organiser_required
-from championship.rounds import RoundStateError, SeatingPlan
 from championship.rules.seating import SEEDING, SeatingError, allowed_orders
+from control import rounds
+from control.rounds import SeatingPlan
+from judging import services as judging_services
+from registration import places
 from registration import services as registration_services
 from registration.models import Entry
 from results.services import entry_is_official
@@ -65,11 +71,27 @@ START_CONFIRM = "championship/control_start_confirm.html"
 # More heats than letters of the alphabet would not fit a venue's day.
 MAX_HEATS = 26
 SEED_MAX = 999_999
-SESSION_SEATING = "championship.control.seating"
-SESSION_RANKING = "championship.control.ranking"
+SESSION_SEATING = "control.views.seating"
+SESSION_RANKING = "control.views.ranking"
 MAX_RANKING_BYTES = 1_000_000
 MAX_RANKING_ROWS = 5000
 CARD_SIZES = ("a4", "a5")
+
+
+@require_GET
+@organiser_required
+def manage(request, championship):
+    """Show the organiser's control room of a championship."""
+    return render(
+        request,
+        "championship/manage.html",
+        {
+            "categories": places.categories_with_counts(championship),
+            "rounds": championship_selectors.rounds_with_heats(championship),
+            "table_count": championship.tables.count(),
+            "roles": championship.roles.select_related("user").order_by("role", "user__username"),
+        },
+    )
 
 
 # Reading ---------------------------------------------------------------------------------------
@@ -396,7 +418,7 @@ def _local_time(moment: datetime) -> str:
 
 def _control_url(round_: Round) -> str:
     return reverse(
-        "championship:round_control",
+        "control:round_control",
         kwargs={"slug": round_.championship.slug, "round": round_.key},
     )
 
@@ -821,7 +843,7 @@ def seat_start(request, championship, round, seat):
         # Before the heat's start the service refuses, saying why; here, too late a start.
         if at > window.latest:
             raise ValidationError(bounds.own_start_message(window, championship.tzinfo))
-        moved = rounds.seat_set_start(seat=seat_, at=at)
+        moved = judging_services.seat_set_start(seat=seat_, at=at)
         return _("%(name)s starts at %(time)s.") % {
             "name": seat_.entry.name,
             "time": _local_time(moved.started_at),
@@ -834,7 +856,7 @@ def seat_start(request, championship, round, seat):
 
 
 def _tables_url(championship: Championship) -> str:
-    return reverse("championship:tables", kwargs={"slug": championship.slug})
+    return reverse("control:tables", kwargs={"slug": championship.slug})
 
 
 def _table(championship: Championship, number: int) -> Table:
@@ -914,10 +936,8 @@ def table_rotate(request, championship, number):
     if request.method == "POST":
         if request.POST.get("confirm") != "yes":
             messages.error(request, _("Tick the box to confirm the new QR code."))
-            return redirect(
-                "championship:table_rotate", slug=championship.slug, number=table.number
-            )
-        rotated = rounds.table_rotate_token(table=table)
+            return redirect("control:table_rotate", slug=championship.slug, number=table.number)
+        rotated = championship_services.table_rotate_token(table=table)
         messages.success(
             request,
             _(
@@ -1106,7 +1126,7 @@ def ranking_preview(text: str, category: Category) -> RankingPreview:
 
 def _ranking_url(round_: Round) -> str:
     return reverse(
-        "championship:round_ranking",
+        "control:round_ranking",
         kwargs={"slug": round_.championship.slug, "round": round_.key},
     )
 

@@ -30,25 +30,32 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from championship import selectors, services
-from championship.api import exceptions, serializers
-from championship.api.parsers import JSONParser, holds_unstorable_text
-from championship.api.permissions import (
+from api import exceptions, serializers
+from api.parsers import JSONParser, holds_unstorable_text
+from api.permissions import (
     IsChampionshipJudge,
     IsChampionshipOrganiser,
     IsSuperuser,
     MayCreateChampionships,
 )
-from championship.interchange import SLUG as SLUG_PATTERN
+from championship import selectors, services
+from championship.errors import RoundStateError
 from championship.middleware import activate
 from championship.models import Category, Championship, Heat, Round
 from championship.rules import timing
+from control import rounds
+from interchange.export import export_document
+from interchange.format import SLUG as SLUG_PATTERN
+from interchange.format import InterchangeError
+from interchange.write import import_document
+from judging import services as judging_services
+from registration import places
 from registration import services as registration_services
 from registration.forms import member_count_message
 from registration.models import Entry
 from registration.notifications import manage_url
 from registration.services import MemberData
-from results.selectors import parse_duration, round_standings
+from results.selectors import format_duration, parse_duration, round_standings
 
 TAG = "championships"
 
@@ -250,7 +257,7 @@ def championship_detail(request, championship: Championship) -> dict:
     """Return a championship as the detail endpoint shows it."""
     # The same rule as Category.puzzle_is_revealed, in the same query for every category.
     revealed = Heat.objects.filter(round__category=OuterRef("pk"), started_at__isnull=False)
-    categories = selectors.categories_with_counts(championship).annotate(
+    categories = places.categories_with_counts(championship).annotate(
         puzzle_revealed=Exists(revealed)
     )
     context = {
@@ -356,8 +363,6 @@ class ChampionshipExportView(ApiView):
     )
     def get(self, request, championship_slug):
         # Imported here so that the API loads even while the interchange module is missing.
-        from championship.interchange import export_document
-
         championship = get_championship(championship_slug)
         self.check_object_permissions(request, championship)
         # Persons' data and table tokens: no shared cache may keep this.
@@ -399,8 +404,6 @@ class ChampionshipImportView(ApiView):
     )
     def post(self, request):
         # Imported here so that the API loads even while the interchange module is missing.
-        from championship.interchange import InterchangeError, import_document
-
         query = serializers.ImportQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         replace = query.validated_data["replace"]
@@ -586,8 +589,6 @@ class RoundActionView(ApiView):
         },
     )
     def post(self, request, championship_slug, round_key, action):
-        from championship import rounds
-
         if action not in ROUND_ACTIONS:
             raise NotFound(_("Unknown action “%(action)s”.") % {"action": action})
         championship = get_championship(championship_slug)
@@ -615,7 +616,7 @@ class RoundActionView(ApiView):
                 rounds.round_close(round_=round_)
             else:
                 round_ = rounds.round_advance(round_=round_)
-        except rounds.RoundStateError as error:
+        except RoundStateError as error:
             raise exceptions.Conflict(error.message) from None
         round_.refresh_from_db()
         body = {
@@ -628,8 +629,6 @@ class RoundActionView(ApiView):
 
 
 def capture_body(recorded) -> dict:
-    from results.selectors import format_duration
-
     capture, result = recorded.capture, recorded.result
     return {
         "id": capture.client_id,
@@ -689,8 +688,6 @@ class CaptureView(ApiView):
         },
     )
     def post(self, request, championship_slug):
-        from judging import services as judging
-
         championship = get_championship(championship_slug)
         self.check_object_permissions(request, championship)
         if holds_unstorable_text(request.data):
@@ -715,7 +712,7 @@ class CaptureView(ApiView):
         if entry is None:
             raise DRFValidationError({"entry": [_("Unknown entry in this round's category.")]})
         time_ms = parse_duration(values["time"]) if values["time"] else None
-        capture = judging.CaptureInput(
+        capture = judging_services.CaptureInput(
             client_id=values["id"],
             kind=values["kind"],
             at=values["at"],
@@ -733,12 +730,12 @@ class CaptureView(ApiView):
             payload=dict(request.data),
         )
         try:
-            recorded = judging.capture_record(
+            recorded = judging_services.capture_record(
                 round_=round_, entry=entry, judge=request.user, data=capture
             )
-        except judging.CaptureConflict as error:
+        except judging_services.CaptureConflict as error:
             raise exceptions.Conflict(error.message) from None
-        except judging.CaptureForbidden:
+        except judging_services.CaptureForbidden:
             raise PermissionDenied(_("Only a head judge may record this.")) from None
         body = serializers.CaptureSerializer(capture_body(recorded)).data
         return Response(body, status=status.HTTP_201_CREATED)

@@ -2,8 +2,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from championship import demo, lan
+from championship import lan
 from championship.models import Round, Table
+from control import demo
 
 RULE = "=" * 72
 ANY_ADDRESS = {"0.0.0.0", "::", "[::]"}
@@ -65,7 +66,7 @@ class Command(BaseCommand):
         for round_ in running:
             write(
                 f"    cards of the running round: "
-                f"{here}{reverse('championship:cards', args=[championship.slug, round_.key])}"
+                f"{here}{reverse('control:cards', args=[championship.slug, round_.key])}"
             )
         if table is not None:
             table_url = here + table.get_absolute_url()
@@ -74,7 +75,7 @@ class Command(BaseCommand):
         write(f"  {open_championship.name}: registration open until {deadline:%Y-%m-%d}")
         write(f"    {here}{open_championship.get_absolute_url()}")
         write(f"  organiser area: {here}/{championship.slug}/manage/   admin: {here}/admin/")
-        write(f"  new championship (as 'organiser'): {here}{reverse('championship:new')}")
+        write(f"  new championship (as 'organiser'): {here}{reverse('control:new')}")
         write("")
         write(f"  Log in at {here}/accounts/login/ as")
         for username, password in result.passwords.items():

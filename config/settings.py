@@ -9,15 +9,16 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from championship import config, country_names, lan
+from championship import country_names, lan
+from config import env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = os.environ
 
-DEBUG = config.env_bool(ENV, "DEBUG", False)
-SECRET_KEY = config.secret_key(ENV, DEBUG)
-ALLOWED_HOSTS = config.allowed_hosts(ENV, DEBUG, lan.lan_address)
-CSRF_TRUSTED_ORIGINS = config.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
+DEBUG = env.env_bool(ENV, "DEBUG", False)
+SECRET_KEY = env.secret_key(ENV, DEBUG)
+ALLOWED_HOSTS = env.allowed_hosts(ENV, DEBUG, lan.lan_address)
+CSRF_TRUSTED_ORIGINS = env.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "championship.admin_apps.ChampionshipAdminConfig",  # django.contrib.admin, its own site
@@ -39,6 +40,9 @@ INSTALLED_APPS = [
     "registration",
     "judging",
     "results",
+    # Above the apps: the organiser's control room and the interchange format.
+    "control",
+    "interchange",
 ]
 
 MIDDLEWARE = [
@@ -66,7 +70,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "championship.urls"
+ROOT_URLCONF = "config.urls"
 
 TEMPLATES = [
     {
@@ -79,18 +83,18 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "championship.context_processors.championship",
+                "config.context_processors.championship",
             ],
         },
     },
 ]
 
-WSGI_APPLICATION = "championship.wsgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
 
-DATABASES = {"default": config.database_config(ENV, BASE_DIR)}
+DATABASES = {"default": env.database_config(ENV, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": config.cache_config(ENV)}
+CACHES = {"default": env.cache_config(ENV)}
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -106,8 +110,8 @@ AUTHENTICATION_BACKENDS = [
 ]
 # Login is rate-limited per user name and address: a venue's judges share one
 # address, so one forgotten password must not lock out the others.
-AXES_FAILURE_LIMIT = config.env_int(ENV, "LOGIN_FAILURE_LIMIT", 10)
-AXES_COOLOFF_TIME = timedelta(minutes=config.env_int(ENV, "LOGIN_COOLOFF_MINUTES", 15))
+AXES_FAILURE_LIMIT = env.env_int(ENV, "LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.env_int(ENV, "LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # A failed login is recorded under its username cut to the column's length: a
 # stranger's 300-character "username" is refused like any other, never a 500.
@@ -119,19 +123,19 @@ AXES_VERBOSE = False
 # The client's address: behind this many proxies, read from X-Forwarded-For
 # (championship/client_ip.py); with none, the connection's own. Lock-outs, the
 # throttles and DRF all count clients by it.
-TRUSTED_PROXY_COUNT = config.trusted_proxy_count(ENV)
+TRUSTED_PROXY_COUNT = env.trusted_proxy_count(ENV)
 AXES_CLIENT_IP_CALLABLE = "championship.client_ip.client_ip"
 
 # Public POSTs counted per client in the shared cache (championship/throttle.py):
 # generous enough for a registration rush from one venue's network.
-THROTTLE_ENABLED = config.env_bool(ENV, "THROTTLE_ENABLED", True)
+THROTTLE_ENABLED = env.env_bool(ENV, "THROTTLE_ENABLED", True)
 THROTTLE_RATES = {
-    "registration": config.env_rates(ENV, "THROTTLE_REGISTRATION", ["30/m", "300/h"]),
+    "registration": env.env_rates(ENV, "THROTTLE_REGISTRATION", ["30/m", "300/h"]),
     # The form's live check posts at each changed field.
-    "registration-check": config.env_rates(ENV, "THROTTLE_REGISTRATION_CHECK", ["120/m", "1200/h"]),
-    "password-reset": config.env_rates(ENV, "THROTTLE_PASSWORD_RESET", ["5/h"]),
-    "entry-manage": config.env_rates(ENV, "THROTTLE_ENTRY_MANAGE", ["30/m", "300/h"]),
-    "sign-in": config.env_rates(ENV, "THROTTLE_SIGN_IN", ["30/m"]),
+    "registration-check": env.env_rates(ENV, "THROTTLE_REGISTRATION_CHECK", ["120/m", "1200/h"]),
+    "password-reset": env.env_rates(ENV, "THROTTLE_PASSWORD_RESET", ["5/h"]),
+    "entry-manage": env.env_rates(ENV, "THROTTLE_ENTRY_MANAGE", ["30/m", "300/h"]),
+    "sign-in": env.env_rates(ENV, "THROTTLE_SIGN_IN", ["30/m"]),
 }
 # With the cache down, let requests through rather than refuse every one.
 RATELIMIT_FAIL_OPEN = True
@@ -171,12 +175,12 @@ STORAGES = {
     },
 }
 
-globals().update(config.email_config(ENV))
+globals().update(env.email_config(ENV))
 # Seconds an SMTP connection may take: a mail server that hangs must not hold up a request
 # (mail that fails waits in the outbox, championship/outbox.py).
 EMAIL_TIMEOUT = 10
 # The site's address for QR codes and links in e-mails; unset, each request's own.
-SITE_URL = config.site_url(ENV)
+SITE_URL = env.site_url(ENV)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL  # noqa: F821 - set by email_config just above
 
 REST_FRAMEWORK = {
@@ -185,7 +189,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_PARSER_CLASSES": ["championship.api.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Any DRF throttle counts the same client as championship/client_ip.py.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
@@ -205,14 +209,14 @@ SPECTACULAR_SETTINGS = {
 # Behind a proxy that terminates TLS (see docs/deploy.md).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 if not DEBUG:
-    SECURE_SSL_REDIRECT = config.env_bool(ENV, "SECURE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = env.env_bool(ENV, "SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = config.env_int(ENV, "SECURE_HSTS_SECONDS", 31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = config.env_bool(ENV, "SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = config.env_bool(ENV, "SECURE_HSTS_PRELOAD", True)
+    SECURE_HSTS_SECONDS = env.env_int(ENV, "SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.env_bool(ENV, "SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env.env_bool(ENV, "SECURE_HSTS_PRELOAD", True)
     if not SECURE_HSTS_PRELOAD:
         # Turned off on purpose by the deployment: do not warn about it.
         SILENCED_SYSTEM_CHECKS = ["security.W021"]

@@ -30,11 +30,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from championship import editing, l10n, rulesets, selectors, services
+from championship import l10n, rulesets, services
+from championship.errors import RoundStateError
 from championship.models import Championship, Round
 from championship.permissions import organiser_required
-from championship.rounds import RoundStateError
-from championship.setup_forms import (
+from control import editing
+from control.setup_forms import (
     CategoryEditForm,
     CategorySetUpFormSet,
     ChampionshipEditForm,
@@ -44,6 +45,7 @@ from championship.setup_forms import (
     preset_initial,
     time_zones,
 )
+from registration import places
 
 NEW = "championship/new.html"
 EDIT = "championship/edit.html"
@@ -149,7 +151,7 @@ def new(request):
         else:
             created = _("“%(name)s” is created, and you are its organiser.")
             messages.success(request, created % {"name": championship.name})
-            return redirect("championship:manage", slug=championship.slug)
+            return redirect("control:manage", slug=championship.slug)
     return render(request, NEW, _new_context(form, formset, preset), status=200)
 
 
@@ -160,7 +162,7 @@ SECTIONS = ("championship", "category", "round", "rules")
 
 def _category_forms(championship: Championship, bound=None) -> list:
     """Return each category with its form and its rounds' forms (one of them ``bound``)."""
-    categories = list(selectors.categories_with_counts(championship))
+    categories = list(places.categories_with_counts(championship))
     rounds = {}
     for round_ in championship.rounds.select_related("category").order_by(
         "category__order", "order"
@@ -196,7 +198,7 @@ def _edit_context(championship, *, championship_form=None, bound=None, rules_for
 
 def _edit_url(championship: Championship, anchor: str) -> str:
     # The page opens at the section saved, where its message is repeated (saved=).
-    url = reverse("championship:edit", kwargs={"slug": championship.slug})
+    url = reverse("control:edit", kwargs={"slug": championship.slug})
     return f"{url}?saved={anchor}#{anchor}"
 
 
@@ -216,7 +218,7 @@ def edit(request, championship):
     if section == "rules":
         return _save_rules(request, championship)
     messages.error(request, _("Nothing was saved: the page was out of date. Try again."))
-    return redirect("championship:edit", slug=championship.slug)
+    return redirect("control:edit", slug=championship.slug)
 
 
 def _add_errors(form, error: ValidationError) -> None:
@@ -253,7 +255,7 @@ def _save_category(request, championship):
     category = championship.categories.filter(key=request.POST.get("key")).first()
     if category is None:
         messages.error(request, _("There is no such category in this championship."))
-        return redirect("championship:edit", slug=championship.slug)
+        return redirect("control:edit", slug=championship.slug)
     form = CategoryEditForm(request.POST, instance=category)
     if form.is_valid():
         data = form.cleaned_data
@@ -280,7 +282,7 @@ def _save_round(request, championship):
     round_ = round_.first()
     if round_ is None:
         messages.error(request, _("There is no such round in this championship."))
-        return redirect("championship:edit", slug=championship.slug)
+        return redirect("control:edit", slug=championship.slug)
     round_.championship = championship
     last = not Round.objects.filter(category=round_.category_id, order__gt=round_.order).exists()
     form = RoundEditForm(request.POST, round_=round_, last=last)

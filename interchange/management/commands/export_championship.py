@@ -4,8 +4,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from championship.interchange import export_document
 from championship.models import Championship
+from interchange.export import export_document
 
 
 class Command(BaseCommand):

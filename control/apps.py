@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ControlConfig(AppConfig):
+    """The organiser's control room, the round lifecycle and the demo, above the apps they use."""
+
+    name = "control"
+    verbose_name = _("Control room")

@@ -1,0 +1,481 @@
+"""Check a document's competitions: entries, rounds, heats, seats and results."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import tzinfo
+from typing import Any
+
+from django.conf import settings
+
+from championship import bounds, rulesets
+from championship.models import (
+    Round,
+)
+from championship.rules import identity, timing
+from championship.rules.advancement import Advance, AdvancementError
+from interchange.format import (
+    _MISSING,
+    ATTEMPT_FIELDS,
+    CATEGORY_MEMBERS,
+    RESULT_STATUSES,
+    SMALL_MAX,
+    InterchangeError,
+)
+from interchange.plan import _Competition, _Entry, _Heat, _Round
+from interchange.values import (
+    _choice,
+    _datetime,
+    _duration,
+    _email,
+    _fee,
+    _flag,
+    _get,
+    _list,
+    _object,
+    _ref,
+    _show,
+    _slug,
+    _text,
+    _whole,
+)
+from registration.models import Entry
+from results.models import Result
+
+# How two persons of a document turned out to be the same person.
+SAME_PERSON_BY = {
+    identity.SAME_EMAIL: "the same e-mail address",
+    identity.SAME_NAME_AND_BIRTH_DATE: "the same name and birth date",
+}
+
+
+def _members_span(low: int, high: int) -> str:
+    count = f"{low}" if low == high else f"{low} to {high}"
+    return f"{count} member" if count == "1" else f"{count} members"
+
+
+def _read_competition(
+    raw: Any,
+    path: str,
+    preset: rulesets.Preset,
+    rules: rulesets.Ruleset,
+    tz: tzinfo,
+    person_names: dict[str, str],
+    entry_paths: dict[str, str],
+    identities: dict[str, identity.Identity],
+) -> _Competition:
+    """Check a competition's settings and entries (its rounds come later)."""
+    raw = _object(raw, path)
+    key = _slug(raw, "key", path, max_length=50)
+    kind = _choice(raw, "category", path, rulesets.CATEGORY_KINDS, what="category", required=True)
+    defaults = preset.categories[kind]
+    pieces = _whole(raw, "pieces", path, default=defaults.pieces, minimum=1)
+    capacity = _get(raw, "capacity", path, required=False)
+    fields = {
+        "key": key,
+        "kind": kind,
+        "pieces": pieces,
+        "time_limit_minutes": _whole(
+            raw,
+            "time_limit_minutes",
+            path,
+            default=defaults.time_limit_minutes,
+            minimum=bounds.TIME_LIMIT_MINUTES_MIN,
+            maximum=bounds.TIME_LIMIT_MINUTES_MAX,
+        ),
+        "capacity": defaults.capacity
+        if capacity is _MISSING
+        else _whole(raw, "capacity", path, nullable=True),
+        "fee": _fee(raw, "fee", path, default=defaults.fee),
+        "min_members": _whole(
+            raw, "min_members", path, default=defaults.min_members, minimum=1, maximum=SMALL_MAX
+        ),
+        "name": _text(raw, "name", path, max_length=100),
+        "puzzle_brand": _text(raw, "puzzle_brand", path, max_length=100),
+        "puzzle_motif": _text(raw, "puzzle_motif", path, max_length=200),
+        "registration_opens_at": _datetime(raw, "registration_opens_at", path, tz),
+    }
+    fields["max_members"] = _whole(
+        raw,
+        "max_members",
+        path,
+        default=max(defaults.max_members, fields["min_members"]),
+        minimum=fields["min_members"],
+        maximum=SMALL_MAX,
+    )
+    competition = _Competition(path=path, fields=fields)
+    low, high = fields["min_members"], fields["max_members"]
+    # Who already has an entry in this category, for the one-entry-per-person rule: by id,
+    # and as people (the same e-mail, or the same name and birth date).
+    entered: dict[str, str] = {}
+    entered_people: identity.People[tuple[str, str]] = identity.People()
+    for index, entry_raw in enumerate(_list(raw, "entries", path)):
+        entry_path = f"{path}.entries[{index}]"
+        entry_raw = _object(entry_raw, entry_path)
+        ref = _ref(entry_raw, "id", entry_path)
+        if ref in entry_paths:
+            raise InterchangeError(
+                f"{entry_path}.id", f'duplicate id "{ref}" (also {entry_paths[ref]})'
+            )
+        entry_paths[ref] = entry_path
+        members = _list(entry_raw, "members", entry_path, required=True)
+        for position, member in enumerate(members):
+            where = f"{entry_path}.members[{position}]"
+            if not isinstance(member, str):
+                raise InterchangeError(where, f"must be a person's id, not {_show(member)}")
+            if member not in person_names:
+                raise InterchangeError(where, f'unknown person "{member}"')
+            if member in members[:position]:
+                raise InterchangeError(where, f'person "{member}" is already a member')
+        if not low <= len(members) <= high:
+            raise InterchangeError(
+                f"{entry_path}.members",
+                f"{CATEGORY_MEMBERS[kind]} has {_members_span(low, high)}, not {len(members)}",
+            )
+        status = _choice(
+            entry_raw,
+            "status",
+            entry_path,
+            Entry.Status.values,
+            what="status",
+            default=Entry.Status.CONFIRMED,
+        )
+        # An import restores a championship; it registers nothing. So it keeps an entry that
+        # would be unofficial where unofficial_allowed is false, and a member without e-mail
+        # or birth date; it refuses only the same person in two entries of a category.
+        if rules.one_entry_per_person_per_category and status != Entry.Status.WITHDRAWN:
+            people = [identities[member] for member in members]
+            for clash in identity.clashes_within(people):
+                raise InterchangeError(
+                    f"{entry_path}.members[{clash.member}]",
+                    f'person "{members[clash.member]}" has {SAME_PERSON_BY[clash.how]} as '
+                    f'person "{members[clash.other]}": the same person cannot be two members',
+                )
+            for position, member in enumerate(members):
+                if member in entered:
+                    raise InterchangeError(
+                        f"{entry_path}.members[{position}]",
+                        f'person "{member}" already has an entry in this category '
+                        f"({entered[member]}); the ruleset allows one",
+                    )
+                match = entered_people.find(people[position])
+                if match is not None:
+                    how, (other, other_path) = match
+                    raise InterchangeError(
+                        f"{entry_path}.members[{position}]",
+                        f'person "{member}" has {SAME_PERSON_BY[how]} as person "{other}", '
+                        f"who already has an entry in this category ({other_path}); "
+                        "the ruleset allows one",
+                    )
+            entered.update(dict.fromkeys(members, entry_path))
+            for member, person in zip(members, people, strict=True):
+                entered_people.add(person, (member, entry_path))
+        default_name = " & ".join(person_names[member] for member in members)
+        competition.entries.append(
+            _Entry(
+                ref=ref,
+                members=list(members),
+                fields={
+                    "name": _text(entry_raw, "name", entry_path, max_length=200)
+                    or default_name[:200],
+                    "status": status,
+                    "registered_at": _datetime(entry_raw, "registered_at", entry_path, tz),
+                    "publish_consent": _flag(entry_raw, "publish_consent", entry_path),
+                    "adult_name": _text(entry_raw, "adult_name", entry_path, max_length=200),
+                    "payment_status": _choice(
+                        entry_raw,
+                        "payment_status",
+                        entry_path,
+                        Entry.Payment.values,
+                        what="payment status",
+                        default=Entry.Payment.UNPAID,
+                    ),
+                    "payment_reference": _text(
+                        entry_raw, "payment_reference", entry_path, max_length=100
+                    ),
+                    "contact_email": _email(entry_raw, "contact_email", entry_path),
+                    "language": _choice(
+                        entry_raw,
+                        "language",
+                        entry_path,
+                        [code for code, _name in settings.LANGUAGES],
+                        what="language",
+                        default=None,
+                    ),
+                    "prior_ranking": _whole(
+                        entry_raw, "prior_ranking", entry_path, nullable=True, minimum=1
+                    ),
+                    "checked_in_at": _datetime(entry_raw, "checked_in_at", entry_path, tz),
+                    "fee": _fee(entry_raw, "fee", entry_path, default=None),
+                    **_walkover(entry_raw, entry_path, tz),
+                    "notes": _text(entry_raw, "notes", entry_path, max_length=10_000),
+                },
+            )
+        )
+    return competition
+
+
+def _walkover(raw: dict, path: str, tz: tzinfo) -> dict:
+    """Return an entry's walk-over (when, and why: a walk-over needs its reason)."""
+    at = _datetime(raw, "walkover_at", path, tz)
+    reason = _text(raw, "walkover_reason", path, max_length=10_000)
+    if at is not None and not reason.strip():
+        raise InterchangeError(f"{path}.walkover_reason", "a walk-over needs its reason")
+    return {"walkover_at": at, "walkover_reason": reason}
+
+
+def _advance(raw: dict, path: str) -> dict:
+    """Return a round's advancement as the model's fields."""
+    value = _get(raw, "advance", path, required=False)
+    where = f"{path}.advance"
+    if value is _MISSING or value is None or value == {}:
+        return {
+            "advance": Round.Advance.NONE,
+            "advance_count": None,
+            "advance_best_remaining": None,
+        }
+    if not isinstance(value, dict):
+        raise InterchangeError(where, f"must be an object, not {_show(value)}")
+    try:
+        advance = Advance.from_dict(value)
+    except AdvancementError as error:
+        message = (
+            error.message
+            if error.code in ("one_mode", "unknown")
+            else f"{error.field} {error.message}"
+        )
+        raise InterchangeError(where, message) from None
+    if advance.overall is not None:
+        if advance.overall < 1:
+            raise InterchangeError(where, "overall must be at least 1")
+        if advance.overall > SMALL_MAX:
+            raise InterchangeError(where, f"overall must be at most {SMALL_MAX}")
+        return {
+            "advance": Round.Advance.OVERALL,
+            "advance_count": advance.overall,
+            "advance_best_remaining": None,
+        }
+    if max(advance.per_heat, advance.best_remaining) > SMALL_MAX:
+        raise InterchangeError(where, f"per_heat and best_remaining must be at most {SMALL_MAX}")
+    return {
+        "advance": Round.Advance.PER_HEAT,
+        "advance_count": advance.per_heat,
+        "advance_best_remaining": advance.best_remaining,
+    }
+
+
+@dataclass
+class _Scope:
+    """What the rounds of one competition are checked against."""
+
+    index: int
+    version: int
+    pieces: int
+    time_limit_minutes: int
+    rules: rulesets.Ruleset
+    tz: tzinfo
+    table_seats: dict[int, int]
+    entry_competition: dict[str, int]
+    round_keys: dict[str, str]
+
+
+def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
+    """Check a competition's rounds with their heats, seats and results."""
+    raw_rounds = _list(raw, "rounds", path)
+    rounds = []
+    for order, round_raw in enumerate(raw_rounds, start=1):
+        round_path = f"{path}.rounds[{order - 1}]"
+        round_raw = _object(round_raw, round_path)
+        key = _slug(round_raw, "key", round_path, max_length=60)
+        if key in scope.round_keys:
+            raise InterchangeError(
+                f"{round_path}.key", f'duplicate round key "{key}" (also {scope.round_keys[key]})'
+            )
+        scope.round_keys[key] = round_path
+        stage = _choice(
+            round_raw,
+            "stage",
+            round_path,
+            Round.Stage.values,
+            what="stage",
+            default=Round.Stage.FINAL if order == len(raw_rounds) else Round.Stage.PRELIM,
+        )
+        round_ = _Round(
+            fields={
+                "key": key,
+                "name": _text(round_raw, "name", round_path, max_length=100),
+                "order": order,
+                "stage": stage,
+                "time_limit_minutes": _whole(
+                    round_raw,
+                    "time_limit_minutes",
+                    round_path,
+                    nullable=True,
+                    minimum=bounds.TIME_LIMIT_MINUTES_MIN,
+                    maximum=bounds.TIME_LIMIT_MINUTES_MAX,
+                ),
+                **_advance(round_raw, round_path),
+            }
+        )
+        # Where each entry is seated and has its result in this round (one of each at most).
+        seated: dict[str, str] = {}
+        with_result: dict[str, str] = {}
+        heat_keys: dict[str, str] = {}
+        for heat_index, heat_raw in enumerate(_list(round_raw, "heats", round_path)):
+            heat_path = f"{round_path}.heats[{heat_index}]"
+            limit = round_.fields["time_limit_minutes"] or scope.time_limit_minutes
+            heat = _read_heat(heat_raw, heat_path, scope, seated, with_result, limit)
+            if heat.key in heat_keys:
+                raise InterchangeError(
+                    f"{heat_path}.key",
+                    f'duplicate heat key "{heat.key}" (also {heat_keys[heat.key]})',
+                )
+            heat_keys[heat.key] = heat_path
+            round_.heats.append(heat)
+        rounds.append(round_)
+    return rounds
+
+
+def _read_heat(
+    raw: Any,
+    path: str,
+    scope: _Scope,
+    seated: dict[str, str],
+    with_result: dict[str, str],
+    limit_minutes: int,
+) -> _Heat:
+    """Check a heat: its seats (a shared table seats two) and its results."""
+    raw = _object(raw, path)
+    heat = _Heat(
+        key=_slug(raw, "key", path, max_length=30),
+        started_at=_datetime(raw, "started_at", path, scope.tz),
+        name=_text(raw, "name", path, max_length=100),
+        scheduled_at=_datetime(raw, "scheduled_at", path, scope.tz),
+        ended_at=_datetime(raw, "ended_at", path, scope.tz),
+    )
+    if heat.ended_at is not None and (heat.started_at is None or heat.ended_at < heat.started_at):
+        raise InterchangeError(
+            f"{path}.ended_at", "time is up before the heat started (or it never started)"
+        )
+    taken: dict[int, list[str]] = defaultdict(list)
+    for index, seat_raw in enumerate(_list(raw, "seats", path)):
+        seat_path = f"{path}.seats[{index}]"
+        seat_raw = _object(seat_raw, seat_path)
+        number = _whole(seat_raw, "table", seat_path, required=True, minimum=1)
+        if number not in scope.table_seats:
+            raise InterchangeError(f"{seat_path}.table", f"unknown table {number}")
+        ref = _entry_ref(seat_raw, seat_path, scope)
+        if ref in seated:
+            raise InterchangeError(
+                f"{seat_path}.entry",
+                f'entry "{ref}" already has a seat in this round ({seated[ref]})',
+            )
+        seated[ref] = seat_path
+        capacity = scope.table_seats[number]
+        if len(taken[number]) >= capacity:
+            others = ", ".join(f'"{other}"' for other in taken[number])
+            raise InterchangeError(
+                f"{seat_path}.table",
+                f"table {number} has only {'one seat' if capacity == 1 else 'two seats'}, "
+                f"taken in this heat by {others}",
+            )
+        taken[number].append(ref)
+        own_start = _datetime(seat_raw, "started_at", seat_path, scope.tz)
+        if own_start is not None and not scope.rules.individual_start_times:
+            raise InterchangeError(
+                f"{seat_path}.started_at",
+                "these rules give no entry a start of its own (individual_start_times is false)",
+            )
+        if own_start is not None and (
+            heat.started_at is None
+            or own_start < heat.started_at
+            or (heat.ended_at is not None and own_start >= heat.ended_at)
+        ):
+            raise InterchangeError(
+                f"{seat_path}.started_at",
+                "an entry's own start must fall between the heat's start and its time-up",
+            )
+        heat.seats.append((number, ref, len(taken[number]), own_start))
+    for index, result_raw in enumerate(_list(raw, "results", path)):
+        result_path = f"{path}.results[{index}]"
+        result_raw = _object(result_raw, result_path)
+        ref = _entry_ref(result_raw, result_path, scope)
+        if ref in with_result:
+            raise InterchangeError(
+                f"{result_path}.entry",
+                f'entry "{ref}" already has a result in this round ({with_result[ref]})',
+            )
+        with_result[ref] = result_path
+        heat.results.append((ref, _read_result(result_raw, result_path, scope, limit_minutes)))
+    return heat
+
+
+def _entry_ref(raw: dict, path: str, scope: _Scope) -> str:
+    """Return the id of an entry of the competition in ``scope``."""
+    ref = _text(raw, "entry", path, required=True)
+    where = f"{path}.entry"
+    if ref not in scope.entry_competition:
+        raise InterchangeError(where, f'unknown entry "{ref}"')
+    if scope.entry_competition[ref] != scope.index:
+        raise InterchangeError(
+            where,
+            f'entry "{ref}" is not in this competition '
+            f"(it is in competitions[{scope.entry_competition[ref]}])",
+        )
+    return ref
+
+
+def _adjacent(raw: dict, path: str, missing_lost: int, version: int) -> int:
+    """Return the adjacent lost pieces: a count, or version 1's yes/no (all lost, or none)."""
+    value = _get(raw, "adjacent_missing", path, required=False)
+    if isinstance(value, bool) and version == 1:
+        return timing.adjacent_count(value, missing_lost)
+    return _whole(raw, "adjacent_missing", path, default=0, maximum=SMALL_MAX)
+
+
+def _read_result(raw: dict, path: str, scope: _Scope, limit_minutes: int) -> dict:
+    """Check a result's inputs and confirmation; its computed fields are ignored.
+
+    A finished result timed after the round's time limit is refused: "TIME"
+    after the limit is not a completion, and such an entry is ranked by its
+    counted pieces (status ``unfinished`` with ``pieces_placed``).
+    """
+    pieces = scope.pieces
+    status = _choice(raw, "status", path, RESULT_STATUSES, what="status", required=True)
+    piece_limit = min(pieces, SMALL_MAX)
+    missing_lost = _whole(raw, "missing_lost", path, default=0, maximum=piece_limit)
+    fields = {
+        "status": status,
+        "time_ms": _duration(raw, "time", path),
+        "missing_found": _whole(raw, "missing_found", path, default=0, maximum=piece_limit),
+        "missing_lost": missing_lost,
+        "adjacent_missing": _adjacent(raw, path, missing_lost, scope.version),
+        "last_piece_ms": _duration(raw, "last_piece_time", path),
+        "pieces_placed": _whole(raw, "pieces_placed", path, nullable=True, maximum=pieces),
+        "incorrect": _flag(raw, "incorrect", path),
+    }
+    if status == Result.Status.FINISHED and fields["time_ms"] is None:
+        raise InterchangeError(f"{path}.time", "a finished result needs a time")
+    missing = fields["missing_found"] + fields["missing_lost"]
+    if missing > pieces:
+        raise InterchangeError(
+            f"{path}.missing_lost",
+            f"missing_found + missing_lost is {missing}, more than the puzzle's {pieces} pieces",
+        )
+    if status == Result.Status.FINISHED and not timing.within_limit(
+        fields["time_ms"], limit_minutes * 60_000
+    ):
+        raise InterchangeError(
+            f"{path}.time",
+            f"{raw.get('time')} is after the round's time limit of {limit_minutes} minutes: "
+            'a finish after the limit is not a completion (give status "unfinished" '
+            "and the pieces placed)",
+        )
+    try:
+        timing.validate(timing.Attempt(**fields), pieces, scope.rules.counted_cluster_min_pieces)
+    except timing.AttemptError as error:
+        name = ATTEMPT_FIELDS.get(error.field, error.field)
+        raise InterchangeError(f"{path}.{name}", error.message) from None
+    fields["confirmed_at"] = _datetime(raw, "confirmed_at", path, scope.tz)
+    return fields

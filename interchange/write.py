@@ -1,0 +1,240 @@
+"""Write a checked document in one transaction (``import_document``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from championship.models import (
+    Category,
+    Championship,
+    ChampionshipRole,
+    Heat,
+    Round,
+    Seat,
+    Table,
+    new_token,
+)
+from interchange.format import InterchangeError
+from interchange.plan import _Plan, _Round
+from interchange.read import _read
+from registration.models import Entry, EntryMember, Person
+from results.models import Result
+from results.services import standings_recompute
+
+
+def import_document(data: Any, *, replace: bool = False) -> Championship:
+    """Load a championship from an interchange document; return it.
+
+    The whole document is checked first; any problem raises ``InterchangeError``
+    naming its path, and nothing is written. An existing championship with the
+    same slug is refused, or with ``replace`` deleted first (its staff roles, which
+    the document does not carry, are kept), all in one transaction. The computed
+    fields of results are recomputed by the rules.
+    """
+    plan = _read(data)
+    return _write(plan, replace=replace)
+
+
+def _write(plan: _Plan, *, replace: bool) -> Championship:
+    slug = plan.championship["slug"]
+    with transaction.atomic():
+        existing = Championship.objects.select_for_update().filter(slug=slug).first()
+        roles: list[tuple[int, str]] = []
+        if existing is not None:
+            if not replace:
+                raise InterchangeError(
+                    "championship.slug",
+                    f'a championship "{slug}" already exists; import with replace '
+                    "(--replace) to overwrite it",
+                )
+            roles = list(existing.roles.values_list("user_id", "role"))
+            existing.delete()
+        # Tokens are unique across championships; the old one's are free by now.
+        given = [table.token for table in plan.tables if table.token]
+        in_use = set(Table.objects.filter(token__in=given).values_list("token", flat=True))
+        for table in plan.tables:
+            if table.token in in_use:
+                raise InterchangeError(
+                    f"{table.path}.token", "already in use by a table of another championship"
+                )
+        try:
+            with transaction.atomic():
+                championship = Championship.objects.create(**plan.championship)
+        except IntegrityError:
+            raise InterchangeError(
+                "championship.slug", f'a championship "{slug}" was created meanwhile'
+            ) from None
+        ChampionshipRole.objects.bulk_create(
+            ChampionshipRole(championship=championship, user_id=user_id, role=role)
+            for user_id, role in roles
+        )
+        Table.objects.bulk_create(
+            Table(
+                championship=championship,
+                number=table.number,
+                label=table.label,
+                seats=table.seats,
+                token=table.token or new_token(),
+                reserved_for_guests=table.reserved_for_guests,
+            )
+            for table in plan.tables
+        )
+        Person.objects.bulk_create(
+            Person(championship=championship, **person) for person in plan.persons
+        )
+        categories, entries = _write_entries(championship, plan)
+        rounds = _write_rounds(championship, plan, categories, entries)
+        for round_ in rounds:
+            standings_recompute(round_=round_)
+    return championship
+
+
+def _write_entries(
+    championship: Championship, plan: _Plan
+) -> tuple[list[Category], dict[str, int]]:
+    """Create the categories, entries and members; return the categories and entry pks by id."""
+    now = timezone.now().replace(microsecond=0)
+    persons = dict(championship.persons.values_list("ref", "pk"))
+    categories = []
+    entries = []
+    for order, competition in enumerate(plan.competitions, start=1):
+        category = Category.objects.create(
+            championship=championship, order=order, **competition.fields
+        )
+        categories.append(category)
+        for entry in competition.entries:
+            fields = dict(entry.fields)
+            registered_at = fields.pop("registered_at") or now
+            status = fields["status"]
+            entries.append(
+                Entry(
+                    category=category,
+                    ref=entry.ref,
+                    registered_at=registered_at,
+                    confirmed_at=registered_at if status == Entry.Status.CONFIRMED else None,
+                    withdrawn_at=now if status == Entry.Status.WITHDRAWN else None,
+                    **{
+                        **fields,
+                        "language": fields["language"] or championship.language,
+                        "fee": category.fee if fields["fee"] is None else fields["fee"],
+                    },
+                )
+            )
+    Entry.objects.bulk_create(entries)
+    entry_pks = dict(
+        Entry.objects.filter(category__championship=championship).values_list("ref", "pk")
+    )
+    EntryMember.objects.bulk_create(
+        EntryMember(entry_id=entry_pks[entry.ref], person_id=persons[ref], position=position)
+        for competition in plan.competitions
+        for entry in competition.entries
+        for position, ref in enumerate(entry.members, start=1)
+    )
+    return categories, entry_pks
+
+
+def _round_complete(round_plan: _Round) -> bool:
+    """Return whether every heat started and every entry of the round has a result."""
+    heats = round_plan.heats
+    if not heats or not all(heat.started_at for heat in heats):
+        return False
+    decided = {
+        ref
+        for heat in heats
+        for ref, fields in heat.results
+        if fields.get("status", Result.Status.PENDING) != Result.Status.PENDING
+    }
+    seated = {ref for heat in heats for _number, ref, _position, _start in heat.seats}
+    results = {ref for heat in heats for ref, _fields in heat.results}
+    return bool(decided) and decided == (seated | results)
+
+
+def _round_state(round_plan: _Round) -> str:
+    """Return the state an imported round starts in (the format does not carry it).
+
+    A round whose heats all started and whose entries all have a result, or
+    whose heats all have their time-up, is over: closed, with its prizes given.
+    """
+    heats = round_plan.heats
+    if _round_complete(round_plan) or (heats and all(heat.ended_at for heat in heats)):
+        return Round.State.CLOSED
+    if any(heat.started_at for heat in round_plan.heats):
+        return Round.State.RUNNING
+    if any(heat.seats for heat in round_plan.heats):
+        return Round.State.SEATED
+    return Round.State.PLANNED
+
+
+def _as_imported(fields: dict) -> dict:
+    """Return a result's judged fields as JSON, for the judges' captures to start from."""
+    confirmed = fields.get("confirmed_at")
+    return {**fields, "confirmed_at": confirmed.isoformat() if confirmed else None}
+
+
+def _write_rounds(
+    championship: Championship,
+    plan: _Plan,
+    categories: list[Category],
+    entry_pks: dict[str, int],
+) -> list[Round]:
+    """Create the rounds, heats, seats and results; return the rounds that have results."""
+    tables = dict(championship.tables.values_list("number", "pk"))
+    seats, results, with_results = [], [], []
+    for category, competition in zip(categories, plan.competitions, strict=True):
+        for round_plan in competition.rounds:
+            round_ = Round(
+                category=category,
+                championship=championship,
+                state=_round_state(round_plan),
+                **round_plan.fields,
+            )
+            round_.save()
+            started = (
+                Heat.State.TIME_UP if round_.state == Round.State.CLOSED else Heat.State.RUNNING
+            )
+            for order, heat_plan in enumerate(round_plan.heats, start=1):
+                if not heat_plan.started_at:
+                    state = Heat.State.SCHEDULED
+                elif heat_plan.ended_at:
+                    state = Heat.State.TIME_UP
+                else:
+                    state = started
+                heat = Heat.objects.create(
+                    round=round_,
+                    key=heat_plan.key,
+                    name=heat_plan.name,
+                    order=order,
+                    scheduled_start=heat_plan.scheduled_at,
+                    started_at=heat_plan.started_at,
+                    ended_at=heat_plan.ended_at,
+                    state=state,
+                )
+                seats += [
+                    Seat(
+                        round=round_,
+                        heat=heat,
+                        table_id=tables[number],
+                        entry_id=entry_pks[ref],
+                        position=position,
+                        started_at=own_start,
+                    )
+                    for number, ref, position, own_start in heat_plan.seats
+                ]
+                results += [
+                    Result(
+                        round=round_,
+                        heat=heat,
+                        entry_id=entry_pks[ref],
+                        imported=_as_imported(fields),
+                        **fields,
+                    )
+                    for ref, fields in heat_plan.results
+                ]
+            if any(heat.results for heat in round_plan.heats):
+                with_results.append(round_)
+    Seat.objects.bulk_create(seats, batch_size=500)
+    Result.objects.bulk_create(results, batch_size=500)
+    return with_results

@@ -1,0 +1,63 @@
+"""Whether a category takes registrations, and how many entries it has of each kind."""
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from championship.models import Category, Championship
+from registration.models import Entry
+
+
+def categories_with_counts(championship: Championship):
+    """Return the categories with confirmed, waitlisted and unpaid counts.
+
+    Unpaid are the confirmed entries not paid: an entry on the waiting list or
+    withdrawn owes nothing (``registration.payment.is_unpaid``).
+    """
+    confirmed = Q(entries__status=Entry.Status.CONFIRMED)
+    due = confirmed & Q(entries__payment_status=Entry.Payment.UNPAID)
+    return championship.categories.annotate(
+        confirmed_count=Count("entries", filter=confirmed),
+        waitlisted_count=Count("entries", filter=Q(entries__status=Entry.Status.WAITLISTED)),
+        unpaid_count=Count("entries", filter=due),
+    ).order_by("order", "key")
+
+
+def confirmed_entries(category: Category):
+    """Return the confirmed entries of a category, in registration order, with members."""
+    return (
+        category.entries.filter(status=Entry.Status.CONFIRMED)
+        .prefetch_related("members")
+        .order_by("registered_at", "id")
+    )
+
+
+# Registration states of a category.
+OPEN = "open"
+FULL = "full"
+CLOSED = "closed"
+NOT_OPEN = "not_open"
+
+
+def registration_state(category: Category, *, now=None, confirmed: int | None = None) -> str:
+    """Return whether a category takes registrations: open, full, closed or not_open.
+
+    ``closed``: the championship's registration deadline has passed; ``not_open``:
+    before the category's ``registration_opens_at``; ``full``: its capacity of
+    confirmed entries is reached, so new entries go on the waiting list; ``open``
+    otherwise. The confirmed count is taken from ``confirmed``, else from a
+    ``confirmed_count`` annotation (``categories_with_counts``), else counted.
+    """
+    if now is None:
+        now = timezone.now()
+    if now >= category.championship.effective_registration_deadline():
+        return CLOSED
+    if category.registration_opens_at is not None and now < category.registration_opens_at:
+        return NOT_OPEN
+    if category.capacity is not None:
+        if confirmed is None:
+            confirmed = getattr(category, "confirmed_count", None)
+        if confirmed is None:
+            confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+        if confirmed >= category.capacity:
+            return FULL
+    return OPEN
