@@ -49,12 +49,12 @@ from interchange.format import SLUG as SLUG_PATTERN
 from interchange.format import InterchangeError
 from interchange.write import import_document
 from judging import services as judging_services
-from registration import places
+from registration import places, validation
 from registration import services as registration_services
 from registration.forms import member_count_message
 from registration.models import Entry
 from registration.notifications import manage_url
-from registration.services import MemberData
+from registration.validation import MemberData
 from results.selectors import format_duration, parse_duration, round_standings
 
 TAG = "championships"
@@ -522,7 +522,7 @@ class EntryRegisterView(ApiView):
             )
         except DjangoValidationError as error:
             return Response(registration_errors(error), status=status.HTTP_400_BAD_REQUEST)
-        explained = registration_services.explain_officiality(category, members)
+        explained = validation.explain_officiality(category, members)
         body = {
             "id": entry.ref,
             "status": entry.status,

@@ -21,10 +21,17 @@ neutral cell
 Every CSV the application writes (the entries export, the public round and
 category results) goes through ``write`` or ``response``; nothing else writes CSV,
 so no cell escapes the rule.
+
+Every CSV the application reads (the entries import, a prior ranking) goes through
+``decode`` and ``read_table``: UTF-8 with or without a byte-order mark, else
+Windows-1252 (as Excel in the Nordic countries saves "CSV"); the delimiter a comma,
+a semicolon or a tab, told by the header; rows numbered as a spreadsheet shows
+them. An unreadable file raises ``CsvFileError`` with a message for the user.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from collections.abc import Iterable
@@ -32,6 +39,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 BOM = "\ufeff"
 # Languages whose spreadsheets split CSV lines at semicolons.
@@ -92,3 +101,87 @@ def response(
     answer = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
     answer["Content-Disposition"] = f'attachment; filename="{filename}"'
     return answer
+
+
+# Reading ----------------------------------------------------------------------------------------
+
+
+class CsvFileError(Exception):
+    """The file cannot be read as a table at all; ``message`` says why, in the user's language."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def decode(data: bytes) -> str:
+    """Return the file's text: UTF-8 (a byte-order mark is dropped), else Windows-1252."""
+    if data.startswith(codecs.BOM_UTF8):
+        try:
+            text = data[len(codecs.BOM_UTF8) :].decode("utf-8")
+        except UnicodeDecodeError:
+            raise CsvFileError(
+                _("The file says it is UTF-8 but is not valid UTF-8 text.")
+            ) from None
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                text = data.decode("cp1252")
+            except UnicodeDecodeError:
+                raise CsvFileError(
+                    _("The file is neither UTF-8 nor Windows-1252 text. Save it as CSV (UTF-8).")
+                ) from None
+    if "\x00" in text:
+        raise CsvFileError(
+            _("The file is not a text file in UTF-8 or Windows-1252. Save it as CSV (UTF-8).")
+        )
+    return text
+
+
+def sniff_delimiter(header_line: str) -> str:
+    """Return the delimiter of the header line: a comma, a semicolon or a tab."""
+    try:
+        return csv.Sniffer().sniff(header_line, delimiters=",;\t").delimiter
+    except csv.Error:
+        counts = {delimiter: header_line.count(delimiter) for delimiter in ",;\t"}
+        best = max(counts, key=counts.get)
+        return best if counts[best] else ","
+
+
+def read_table(text: str, *, max_rows: int) -> tuple[str, list[tuple[int, list[str]]]]:
+    """Return the file's delimiter and its rows that hold something, each with its number.
+
+    The first row is the header. A row's number is the spreadsheet's (blank rows
+    count, a cell over several lines does not). More than ``max_rows`` rows below
+    the header, an empty file or one that is not a CSV table raise ``CsvFileError``.
+    """
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if not first:
+        raise CsvFileError(_("The file is empty."))
+    delimiter = sniff_delimiter(first)
+    try:
+        table = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    except csv.Error as error:
+        raise CsvFileError(
+            _("The file is not a valid CSV table (%(error)s).") % {"error": error}
+        ) from None
+    rows = [
+        (number, cells)
+        for number, cells in enumerate(table, start=1)
+        if any(cell.strip() for cell in cells)
+    ]
+    if not rows:
+        # Something was there, but no cell held anything (e.g. only empty quotes).
+        raise CsvFileError(_("The file is empty."))
+    if len(rows) - 1 > max_rows:
+        raise CsvFileError(
+            ngettext(
+                "The file has more than %(count)s row: split it into smaller files.",
+                "The file has more than %(count)s rows: split it into smaller files.",
+                max_rows,
+            )
+            % {"count": max_rows}
+        )
+    return delimiter, rows

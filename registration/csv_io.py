@@ -1,17 +1,12 @@
-"""Entries as CSV: the organiser's export, and the import of the files spreadsheets write.
+"""The import of the entries files spreadsheets write, and the stored import between preview
+and confirmation.
 
-export
-    One row per entry: the entry's columns (``EXPORT_COLUMNS``), then
-    ``member1_name`` … ``member4_publish_consent``. Written by
-    ``championship.csvfile``: for an nb, sv or da championship separated by
-    semicolons with a byte-order mark, so that a Nordic Excel opens it as columns
-    and reads the letters æ, ø, å, ä and ö right; for an en one by commas.
 import
     A file whose header names the export's columns, or common aliases of them
-    (``navn``, ``e-post``, ``fødselsdato``, ``ort`` …), in UTF-8 (with or without
-    the byte-order mark) or Windows-1252, separated by commas, semicolons or
-    tabs. Every row is checked with the registration's own rules before anything
-    is saved; the rows are saved by the registration services.
+    (``registration.csv_columns``), read by ``championship.csvfile`` (UTF-8 with
+    or without the byte-order mark, or Windows-1252; commas, semicolons or tabs).
+    Every row is checked with the registration's own rules before anything is
+    saved; the rows are saved by the registration services.
 stored import
     The uploaded file's text, kept on the server between the preview and the
     confirmation (``StoredImport``), for the organiser who uploaded it. A
@@ -22,13 +17,10 @@ stored import
 
 from __future__ import annotations
 
-import codecs
-import csv
-import io
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -36,352 +28,26 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-from django_countries import countries
 
 from championship import csvfile
 from championship.models import Category, Championship
 from championship.rules import eligibility, identity
-from registration import services
+from registration import services, validation
+from registration.csv_columns import (
+    FORMULA_STARTS,
+    MAX_LENGTHS,
+    MAX_ROWS,
+    MEMBER_FIELDS,
+    NO,
+    YES,
+    Column,
+    country_code,
+    map_header,
+    parse_date,
+    payment_status_of,
+)
 from registration.models import Entry, StoredImport
-from registration.services import MemberData
-
-EXPORT_COLUMNS = (
-    "category",
-    "id",
-    "name",
-    "status",
-    "registered_at",
-    "official",
-    "fee",
-    "payment_status",
-    "payment_reference",
-    "publish_consent",
-    "adult_name",
-    "checked_in_at",
-)
-MEMBER_FIELDS = (
-    "name",
-    "email",
-    "birth_date",
-    "city",
-    "country",
-    "citizenship",
-    "region",
-    "years_in_region",
-    "publish_consent",
-)
-MEMBER_COLUMNS = 4
-
-# Limits of what an import reads: a club's list is far smaller.
-MAX_FILE_BYTES = 1_000_000
-MAX_ROWS = 2000
-
-# Lengths of the fields the rows are saved in.
-MAX_LENGTHS = {
-    "name": 200,
-    "adult_name": 200,
-    "payment_reference": 100,
-    "member.name": 200,
-    "member.email": 254,
-    "member.city": 100,
-    "member.region": 100,
-}
-
-# A cell a spreadsheet would run as a formula is written with a leading apostrophe.
-FORMULA_STARTS = csvfile.FORMULA_STARTS
-
-
-class CsvError(Exception):
-    """The file cannot be read as a table at all; ``message`` says why."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-# Export ---------------------------------------------------------------------------------------
-
-
-def export_header(member_columns: int = MEMBER_COLUMNS) -> list[str]:
-    """Return the export's column names."""
-    members = [
-        f"member{number}_{name}"
-        for number in range(1, member_columns + 1)
-        for name in MEMBER_FIELDS
-    ]
-    return [*EXPORT_COLUMNS, *members]
-
-
-def _local_iso(moment: datetime | None, championship: Championship) -> str:
-    if moment is None:
-        return ""
-    return timezone.localtime(moment, championship.tzinfo).isoformat()
-
-
-def _yes_no(value: bool) -> str:
-    return "yes" if value else "no"
-
-
-def _citizenship_text(citizenship) -> str:
-    if not citizenship:
-        return ""
-    if isinstance(citizenship, str):
-        return citizenship
-    return ",".join(citizenship)
-
-
-def export_rows(championship: Championship, rows) -> list[list]:
-    """Return the header, then a row of cells per entry row (``selectors.entry_rows``)."""
-    member_columns = max([MEMBER_COLUMNS, *(len(row.members) for row in rows)])
-    table = [export_header(member_columns)]
-    for row in rows:
-        entry = row.entry
-        cells = [
-            entry.category.key,
-            entry.ref,
-            entry.name,
-            entry.status,
-            _local_iso(entry.registered_at, championship),
-            _yes_no(row.official),
-            entry.fee,
-            entry.payment_status,
-            entry.payment_reference,
-            _yes_no(entry.publish_consent),
-            entry.adult_name,
-            _local_iso(entry.checked_in_at, championship),
-        ]
-        for person in row.members:
-            cells += [
-                person.name,
-                person.email,
-                person.birth_date.isoformat() if person.birth_date else "",
-                person.city,
-                person.country,
-                _citizenship_text(person.citizenship),
-                person.region,
-                "" if person.years_in_region is None else person.years_in_region,
-                _yes_no(person.publish_consent),
-            ]
-        cells += [""] * (len(MEMBER_FIELDS) * (member_columns - len(row.members)))
-        table.append(cells)
-    return table
-
-
-# Reading the file -----------------------------------------------------------------------------
-
-
-def decode(data: bytes) -> str:
-    """Return the file's text: UTF-8 (a byte-order mark is dropped), else Windows-1252."""
-    if data.startswith(codecs.BOM_UTF8):
-        try:
-            text = data[len(codecs.BOM_UTF8) :].decode("utf-8")
-        except UnicodeDecodeError:
-            raise CsvError(_("The file says it is UTF-8 but is not valid UTF-8 text.")) from None
-    else:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            try:
-                text = data.decode("cp1252")
-            except UnicodeDecodeError:
-                raise CsvError(
-                    _("The file is neither UTF-8 nor Windows-1252 text. Save it as CSV (UTF-8).")
-                ) from None
-    if "\x00" in text:
-        raise CsvError(
-            _("The file is not a text file in UTF-8 or Windows-1252. Save it as CSV (UTF-8).")
-        )
-    return text
-
-
-def sniff_delimiter(header_line: str) -> str:
-    """Return the delimiter of the header line: a comma, a semicolon or a tab."""
-    try:
-        return csv.Sniffer().sniff(header_line, delimiters=",;\t").delimiter
-    except csv.Error:
-        counts = {delimiter: header_line.count(delimiter) for delimiter in ",;\t"}
-        best = max(counts, key=counts.get)
-        return best if counts[best] else ","
-
-
-def _normalise(header: str) -> str:
-    return re.sub(r"[\s_\-.:/()]+", " ", header.strip().casefold()).strip()
-
-
-# Header names, normalised (lower case, spaces for "_", "-" and "."), of each entry column.
-ENTRY_ALIASES = {
-    "category": {"category", "kategori", "klasse", "klass", "class"},
-    "id": {"id", "entry id"},
-    "name": {
-        "name",
-        "navn",
-        "namn",
-        "entry",
-        "entry name",
-        "team",
-        "team name",
-        "lag",
-        "lagnavn",
-        "lagnamn",
-        "hold",
-        "holdnavn",
-    },
-    "status": {"status"},
-    "registered_at": {"registered at", "registered"},
-    "official": {"official", "offisiell", "officiell", "officiel"},
-    "fee": {"fee", "avgift", "startavgift", "gebyr", "startkontingent"},
-    "payment_status": {"payment status", "payment", "betaling", "betalning", "betalingsstatus"},
-    "payment_reference": {
-        "payment reference",
-        "reference",
-        "referanse",
-        "referens",
-        "reference nr",
-        "betalingsreferanse",
-        "betalningsreferens",
-    },
-    "publish_consent": {"publish consent", "consent", "samtykke", "samtycke"},
-    "adult_name": {
-        "adult name",
-        "accompanying adult",
-        "adult",
-        "foresatt",
-        "voksen",
-        "målsman",
-        "vårdnadshavare",
-        "forælder",
-        "værge",
-        "ledsager",
-    },
-    "checked_in_at": {"checked in at", "checked in"},
-}
-MEMBER_ALIASES = {
-    "name": {"name", "navn", "namn"},
-    "email": {"email", "e mail", "e post", "epost", "mail", "e postadresse", "e postadress"},
-    "birth_date": {
-        "birth date",
-        "birthdate",
-        "date of birth",
-        "dob",
-        "fødselsdato",
-        "födelsedatum",
-        "fødselsdag",
-        "født",
-        "född",
-    },
-    "city": {"city", "home town", "hometown", "town", "by", "ort", "hjemsted", "hemort", "bosted"},
-    "country": {"country", "land"},
-    "citizenship": {
-        "citizenship",
-        "nationality",
-        "statsborgerskap",
-        "medborgarskap",
-        "statsborgerskab",
-        "nasjonalitet",
-        "nationalitet",
-    },
-    "region": {"region", "fylke", "län", "county", "landsdel"},
-    "years_in_region": {"years in region"},
-    "publish_consent": {"publish consent", "consent", "samtykke", "samtycke"},
-}
-MEMBER_PREFIX = re.compile(r"^(?:member|deltaker|deltagare|deltager|medlem)\s?(\d{1,2})\s?(.+)$")
-
-_ENTRY_BY_ALIAS = {alias: key for key, aliases in ENTRY_ALIASES.items() for alias in aliases}
-_MEMBER_BY_ALIAS = {alias: key for key, aliases in MEMBER_ALIASES.items() for alias in aliases}
-
-
-@dataclass(frozen=True)
-class Column:
-    """What a column of the file holds: an entry field, or a field of member ``member``."""
-
-    field: str
-    member: int | None = None
-
-
-def map_header(header: list[str]) -> tuple[dict[int, Column], list[str]]:
-    """Return the recognised columns by position, and the names of the ignored ones.
-
-    A member field without a member number (``e-post``) belongs to the first
-    member, unless the file also has that field numbered (``member1_email``).
-    A column named twice counts once, the first time.
-    """
-    columns: dict[int, Column] = {}
-    ignored: list[str] = []
-    unnumbered: dict[int, Column] = {}
-    for position, raw in enumerate(header):
-        name = _normalise(raw)
-        column = None
-        match = MEMBER_PREFIX.match(name)
-        if match and match.group(2) in _MEMBER_BY_ALIAS and int(match.group(1)) >= 1:
-            column = Column(_MEMBER_BY_ALIAS[match.group(2)], int(match.group(1)))
-        elif name in _ENTRY_BY_ALIAS:
-            column = Column(_ENTRY_BY_ALIAS[name])
-        elif name in _MEMBER_BY_ALIAS:
-            unnumbered[position] = Column(_MEMBER_BY_ALIAS[name], 1)
-            continue
-        if column is None or column in columns.values():
-            if raw.strip():
-                ignored.append(raw.strip())
-            continue
-        columns[position] = column
-    for position, column in unnumbered.items():
-        if column in columns.values():
-            ignored.append(header[position].strip())
-        else:
-            columns[position] = column
-    return dict(sorted(columns.items())), ignored
-
-
-# Values -----------------------------------------------------------------------------------
-
-
-DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y", "%d/%m/%Y")
-YES = {"yes", "y", "ja", "j", "true", "1", "x"}
-NO = {"no", "n", "nei", "nej", "false", "0", ""}
-PAYMENT_ALIASES = {
-    "betalt": Entry.Payment.PAID,
-    "betald": Entry.Payment.PAID,
-    "ubetalt": Entry.Payment.UNPAID,
-    "obetald": Entry.Payment.UNPAID,
-    "ikke betalt": Entry.Payment.UNPAID,
-    "ikke betalt endnu": Entry.Payment.UNPAID,
-    "refundert": Entry.Payment.REFUNDED,
-    "återbetald": Entry.Payment.REFUNDED,
-    "refunderet": Entry.Payment.REFUNDED,
-    "fritatt": Entry.Payment.WAIVED,
-    "fritagen": Entry.Payment.WAIVED,
-    "fritaget": Entry.Payment.WAIVED,
-}
-
-
-def parse_date(text: str) -> date:
-    """Return the date of ``YYYY-MM-DD``, ``DD.MM.YYYY`` or ``DD/MM/YYYY``; raise ``ValueError``."""
-    for pattern in DATE_FORMATS:
-        try:
-            return datetime.strptime(text.strip(), pattern).date()
-        except ValueError:
-            continue
-    raise ValueError(text)
-
-
-def _country(text: str) -> str:
-    """Return the ISO code of a country given by code or English name, or "" when unknown."""
-    text = text.strip()
-    if not text:
-        return ""
-    return countries.alpha2(text) if len(text) == 2 else (countries.by_name(text) or "")
-
-
-def _payment(text: str) -> str | None:
-    value = text.strip().casefold()
-    if value in Entry.Payment.values:
-        return value
-    for choice, label in Entry.Payment.choices:
-        if value == str(label).casefold():
-            return choice
-    return PAYMENT_ALIASES.get(value)
-
+from registration.validation import MemberData
 
 # Parsing the rows -------------------------------------------------------------------------
 
@@ -552,7 +218,7 @@ class _RowReader:
                 )
         country = ""
         if self.get("country", number):
-            country = _country(self.get("country", number))
+            country = country_code(self.get("country", number))
             if not country:
                 self.problem(
                     where
@@ -564,7 +230,7 @@ class _RowReader:
         for part in re.split(r"[\s,;/]+", self.get("citizenship", number)):
             if not part:
                 continue
-            code = _country(part)
+            code = country_code(part)
             if code:
                 citizenship.append(code)
             else:
@@ -617,39 +283,15 @@ def _service_problems(error: ValidationError, skip: set[str]) -> list[str]:
 def parse_entries(
     text: str, *, championship: Championship, default_category: Category | None = None
 ) -> ImportPreview:
-    """Return every row of the file with its problems; raise ``CsvError`` for an unreadable file.
+    """Return every row of the file with its problems; raise ``CsvFileError`` if unreadable.
 
     Each row is checked with the rules of the registration form (without the
     deadline), against the entries already registered, and, where the preset
     allows one entry per person in a category, against the file's earlier rows.
     """
     preview = ImportPreview()
-    lines = text.splitlines()
-    first = next((line for line in lines if line.strip()), "")
-    if not first:
-        raise CsvError(_("The file is empty."))
-    preview.delimiter = sniff_delimiter(first)
-    try:
-        table = list(csv.reader(io.StringIO(text), delimiter=preview.delimiter))
-    except csv.Error as error:
-        raise CsvError(
-            _("The file is not a valid CSV table (%(error)s).") % {"error": error}
-        ) from None
-    while table and not any(cell.strip() for cell in table[0]):
-        table.pop(0)
-    if not table:
-        # Something was there, but no cell held anything (e.g. only empty quotes).
-        raise CsvError(_("The file is empty."))
-    header, records = table[0], table[1:]
-    if len(records) > MAX_ROWS:
-        raise CsvError(
-            ngettext(
-                "The file has more than %(count)s row: split it into smaller files.",
-                "The file has more than %(count)s rows: split it into smaller files.",
-                MAX_ROWS,
-            )
-            % {"count": MAX_ROWS}
-        )
+    preview.delimiter, table = csvfile.read_table(text, max_rows=MAX_ROWS)
+    (_header_line, header), records = table[0], table[1:]
     columns, preview.ignored_columns = map_header(header)
     preview.columns = [header[position].strip() for position in columns]
     present = set(columns.values())
@@ -668,11 +310,7 @@ def parse_entries(
     rules = championship.rules
     # The people of the earlier rows, per category, with their rows' lines.
     seen: dict[int, identity.People[int]] = {}
-    line_number = 1
-    for cells in records:
-        line_number += 1
-        if not any(cell.strip() for cell in cells):
-            continue
+    for line_number, cells in records:
         row = ImportRow(line=line_number)
         reader = _RowReader(columns, cells, row)
         # The category.
@@ -696,7 +334,7 @@ def parse_entries(
         row.adult_name = reader.text("adult_name", "adult_name")
         row.publish_consent = bool(reader.consent("publish_consent"))
         if reader.get("payment_status"):
-            payment = _payment(reader.get("payment_status"))
+            payment = payment_status_of(reader.get("payment_status"))
             if payment is None:
                 reader.problem(
                     _("Unknown payment status “%(value)s”: write %(choices)s.")
@@ -726,7 +364,7 @@ def parse_entries(
         # The rules of the registration form.
         if row.category is not None and row.members and not row.withdrawn:
             try:
-                services.validate_registration(
+                validation.validate_registration(
                     category=row.category,
                     members=row.members,
                     adult_name=row.adult_name,

@@ -9,7 +9,7 @@ from django_countries import countries
 
 from championship.models import Category
 from registration.regions import region_choices
-from registration.services import MemberData
+from registration.validation import MemberData
 
 
 def country_choices():

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from championship import csvfile
 from championship.permissions import organiser_required
-from registration import csv_io, notifications, selectors, services
+from registration import csv_columns, csv_export, csv_io, notifications, selectors, services
 from registration.models import Entry
 
 ENTRIES = "registration/organiser_entries.html"
@@ -106,10 +106,10 @@ class ImportForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > csv_io.MAX_FILE_BYTES:
+        if upload.size > csv_columns.MAX_FILE_BYTES:
             raise ValidationError(
                 _("The file is larger than %(size)s MB.")
-                % {"size": csv_io.MAX_FILE_BYTES // 1_000_000}
+                % {"size": csv_columns.MAX_FILE_BYTES // 1_000_000}
             )
         return upload
 
@@ -339,7 +339,7 @@ def export(request, championship):
     rows = selectors.entry_rows(selectors.entries_with_members(categories), championship)
     return csvfile.response(
         f"{championship.slug}-{key or 'entries'}.csv",
-        csv_io.export_rows(championship, rows),
+        csv_export.export_rows(championship, rows),
         language=championship.language,
         dialect=EXPORT_DIALECTS.get(request.GET.get("delimiter", "")),
     )
@@ -365,11 +365,11 @@ def import_upload(request, championship):
         if form.is_valid():
             category = next((c for c in categories if c.key == form.cleaned_data["category"]), None)
             try:
-                text = csv_io.decode(form.cleaned_data["file"].read())
+                text = csvfile.decode(form.cleaned_data["file"].read())
                 preview = csv_io.parse_entries(
                     text, championship=championship, default_category=category
                 )
-            except csv_io.CsvError as error:
+            except csvfile.CsvFileError as error:
                 form.add_error("file", error.message)
             else:
                 for problem in preview.problems:
@@ -394,9 +394,9 @@ def import_upload(request, championship):
         IMPORT,
         {
             "form": form,
-            "export_columns": csv_io.export_header(),
-            "member_fields": csv_io.MEMBER_FIELDS,
-            "entry_columns": csv_io.EXPORT_COLUMNS,
+            "export_columns": csv_export.export_header(),
+            "member_fields": csv_columns.MEMBER_FIELDS,
+            "entry_columns": csv_columns.EXPORT_COLUMNS,
         },
     )
 
@@ -425,7 +425,7 @@ def import_preview(request, championship, token):
         preview = csv_io.parse_entries(
             stored.text, championship=championship, default_category=category
         )
-    except csv_io.CsvError as error:
+    except csvfile.CsvFileError as error:
         csv_io.import_forget(stored=stored)
         messages.error(request, error.message)
         return redirect(upload_url)

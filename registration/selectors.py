@@ -19,7 +19,7 @@ from championship.models import Category, Championship
 from championship.rules import eligibility
 from registration import payment
 from registration.models import Entry, EntryMember, Person
-from registration.services import member_data_of
+from registration.validation import member_data_of
 
 # Filters of the entries page, with the values each accepts.
 STATUSES = tuple(Entry.Status.values)

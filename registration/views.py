@@ -15,7 +15,7 @@ from championship import selectors as championship_selectors
 from championship.models import Category, Seat
 from championship.permissions import get_championship
 from championship.tokens import is_token
-from registration import places, services
+from registration import places, services, validation
 from registration.forms import EntryForm, member_formset
 from registration.models import Entry
 from registration.public import public_entry_lists
@@ -139,7 +139,7 @@ def check(request, slug, category):
             members.append(form.member_data())
     verdict = None
     if members:
-        verdict = services.registration_verdict(
+        verdict = validation.registration_verdict(
             category=category,
             members=members,
             adult_name=request.POST.get("adult_name", "")[:200],
@@ -250,8 +250,8 @@ def manage(request, slug, token):
             "live": live,
             "seating_pending": entry.status == Entry.Status.CONFIRMED
             and Seat.objects.filter(entry=entry, round__seating_published_at__isnull=True).exists(),
-            "explained": services.explain_officiality(
-                category, [services.member_data_of(m) for m in members]
+            "explained": validation.explain_officiality(
+                category, [validation.member_data_of(m) for m in members]
             ),
         },
     )

@@ -16,9 +16,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from championship import csvfile
 from championship.models import ChampionshipRole, Seat
-from registration import csv_io, services
+from registration import services
 from registration.models import Entry
-from registration.services import MemberData
+from registration.validation import MemberData
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
@@ -195,7 +195,7 @@ def test_an_export_imports_again_into_another_championship(client, language):
 
 
 def test_the_import_reads_a_byte_order_mark_and_either_separator():
-    text = csv_io.decode(codecs.BOM_UTF8 + "navn;e-post\r\nÅse;ase@example.org\r\n".encode())
+    text = csvfile.decode(codecs.BOM_UTF8 + "navn;e-post\r\nÅse;ase@example.org\r\n".encode())
     assert text.startswith("navn;")
-    assert csv_io.sniff_delimiter(text.splitlines()[0]) == ";"
-    assert csv_io.sniff_delimiter("name,email") == ","
+    assert csvfile.sniff_delimiter(text.splitlines()[0]) == ";"
+    assert csvfile.sniff_delimiter("name,email") == ","

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from championship.csvfile import CsvFileError, decode
 from championship.models import Championship
 from interchange.format import InterchangeError
 from interchange.write import import_document
-from registration.csv_io import CsvError, decode, parse_entries
+from registration.csv_io import parse_entries
 from registration.models import Entry, Person
 from results.models import Result
 from tests import factories
@@ -117,7 +118,7 @@ def test_random_bytes_as_a_csv_file_give_a_clear_answer(rogaland, data):
     try:
         text = decode(data)
         preview = parse_entries(text, championship=rogaland)
-    except CsvError as error:
+    except CsvFileError as error:
         assert str(error)
     else:
         assert preview is not None
@@ -135,7 +136,7 @@ def test_random_csv_rows_are_previewed_with_their_problems(rogaland, rows, delim
     individual = rogaland.categories.get(kind="individual")
     try:
         preview = parse_entries(text, championship=rogaland, default_category=individual)
-    except CsvError as error:
+    except CsvFileError as error:
         assert str(error)
     else:
         assert preview is not None

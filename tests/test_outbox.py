@@ -15,7 +15,7 @@ from championship import outbox, staff_links
 from championship.models import Category, ChampionshipRole, OutgoingMail
 from registration import services
 from registration.models import Entry
-from registration.services import MemberData
+from registration.validation import MemberData
 from tests import factories
 from tests.factories import NEXT_YEAR
 from tests.registration.test_views import management, member_data

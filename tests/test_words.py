@@ -30,6 +30,7 @@ from judging.models import Capture
 from judging.selectors import capture_values
 from judging.services import CaptureInput, capture_record
 from registration import services as registration_services
+from registration import validation
 from tests import factories
 from tests.factories import NEXT_YEAR
 
@@ -327,7 +328,7 @@ def test_the_pages_and_the_e_mail_show_the_fee_in_kroner(
     speak(client, "nb")
     assert "<dd>200 kr</dd>" in client.get(f"/{championship.slug}/").text
     assert "<dd>200 kr</dd>" in client.get(f"/{championship.slug}/register/individual/").text
-    member = registration_services.MemberData(
+    member = validation.MemberData(
         "Kari Nordmann", "kari@example.org", datetime(1980, 1, 1).date(), region="Rogaland"
     )
     with django_capture_on_commit_callbacks(execute=True):

@@ -845,7 +845,7 @@ def test_cancelling_the_preview_saves_nothing(org, rm, final, ranked_field):
         (b"who,place\nase@example.no,1\n", "must name the columns"),
         (b"", "The submitted file is empty."),
         (b"\n ; \n\n", "The file is empty."),
-        (b"\x81\x8d\x8f\x90\x9d", "not text in UTF-8 or Windows-1252"),
+        (b"\x81\x8d\x8f\x90\x9d", "neither UTF-8 nor Windows-1252"),
     ],
 )
 def test_a_file_that_cannot_be_read_is_refused(org, rm, final, ranked_field, content, message):

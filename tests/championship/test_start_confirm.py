@@ -12,7 +12,7 @@ from championship.models import ChampionshipRole, Heat
 from championship.services import tables_create
 from control import rounds
 from control.rounds import SeatingPlan
-from control.views import TablesInUse
+from control.views.round import TablesInUse
 from tests import factories
 from tests.factories import NEXT_YEAR
 

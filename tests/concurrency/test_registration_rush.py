@@ -10,7 +10,7 @@ from django.db import connection, connections
 from championship.models import Category
 from registration import services
 from registration.models import Entry
-from registration.services import MemberData
+from registration.validation import MemberData
 from tests import factories
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -10,10 +10,11 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from championship import csvfile
 from championship.models import Category, ChampionshipRole
-from registration import csv_io, services
+from registration import csv_columns, csv_export, csv_io, services
 from registration.models import Entry, Person
-from registration.services import MemberData
+from registration.validation import MemberData
 from tests import factories
 from tests.factories import NEXT_YEAR
 
@@ -148,7 +149,7 @@ def test_the_export_has_one_row_per_entry_with_its_members(organiser_client, fut
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert f'filename="rm-{NEXT_YEAR}-entries.csv"' in response["Content-Disposition"]
     rows = read_export(response)
-    assert list(rows[0]) == csv_io.export_header()
+    assert list(rows[0]) == csv_export.export_header()
     assert [row["name"] for row in rows] == ["Kari Nordmann", "Bitene"]
     first, team = rows
     assert first["category"] == "individual" and first["id"] == kari.ref
@@ -507,13 +508,13 @@ def test_cancelling_the_import(organiser_client, future):
     ],
 )
 def test_dates_in_three_ways(text, expected):
-    assert csv_io.parse_date(text) == expected
+    assert csv_columns.parse_date(text) == expected
 
 
 @pytest.mark.parametrize("text", ["31.02.2010", "2010/05/31", "05-31-2010", "gisteren"])
 def test_other_dates_are_refused(text):
     with pytest.raises(ValueError):
-        csv_io.parse_date(text)
+        csv_columns.parse_date(text)
 
 
 @pytest.mark.parametrize(
@@ -527,19 +528,19 @@ def test_other_dates_are_refused(text):
     ],
 )
 def test_the_delimiter_is_sniffed_from_the_header(line, delimiter):
-    assert csv_io.sniff_delimiter(line) == delimiter
+    assert csvfile.sniff_delimiter(line) == delimiter
 
 
 def test_decoding_prefers_utf8_then_windows_1252():
-    assert csv_io.decode("Ærlig".encode()) == "Ærlig"
-    assert csv_io.decode(codecs.BOM_UTF8 + "Ærlig".encode()) == "Ærlig"
-    assert csv_io.decode("Ærlig Åse".encode("cp1252")) == "Ærlig Åse"
-    with pytest.raises(csv_io.CsvError):
-        csv_io.decode(codecs.BOM_UTF8 + "Ærlig".encode("cp1252"))
+    assert csvfile.decode("Ærlig".encode()) == "Ærlig"
+    assert csvfile.decode(codecs.BOM_UTF8 + "Ærlig".encode()) == "Ærlig"
+    assert csvfile.decode("Ærlig Åse".encode("cp1252")) == "Ærlig Åse"
+    with pytest.raises(csvfile.CsvFileError):
+        csvfile.decode(codecs.BOM_UTF8 + "Ærlig".encode("cp1252"))
 
 
 def test_headers_by_their_aliases():
-    columns, ignored = csv_io.map_header(
+    columns, ignored = csv_columns.map_header(
         ["Navn", "E-post", "Fødselsdato", "Hjemsted", "Fylke", "Shoe size", "Deltager2 Navn"]
     )
     assert [(c.field, c.member) for c in columns.values()] == [
@@ -551,14 +552,14 @@ def test_headers_by_their_aliases():
         ("name", 2),
     ]
     assert ignored == ["Shoe size"]
-    columns, _ = csv_io.map_header(["NAMN", "E-mail", "Födelsedatum", "Ort", "email"])
+    columns, _ = csv_columns.map_header(["NAMN", "E-mail", "Födelsedatum", "Ort", "email"])
     assert [(c.field, c.member) for c in columns.values()] == [
         ("name", None),
         ("email", 1),
         ("birth_date", 1),
         ("city", 1),
     ]
-    columns, _ = csv_io.map_header(["member1_email", "e-post", "fødselsdag", "By"])
+    columns, _ = csv_columns.map_header(["member1_email", "e-post", "fødselsdag", "By"])
     assert [(c.field, c.member) for c in columns.values()] == [
         ("email", 1),
         ("birth_date", 1),

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core import mail
 
 from championship.models import Category, Championship, ChampionshipRole
-from registration import payment, services
+from registration import payment, services, validation
 from registration.models import Entry
 from tests import factories
 from tests.factories import NEXT_YEAR
@@ -38,8 +38,8 @@ def rm(db):
 def register(championship, key="individual", name="Kari Nordmann", email="kari@example.org"):
     category = championship.categories.get(key=key)
     members = [
-        services.MemberData(name, email, date(1980, 1, 1), region="Rogaland"),
-        services.MemberData("Ola", "ola@example.org", date(1981, 1, 1), region="Rogaland"),
+        validation.MemberData(name, email, date(1980, 1, 1), region="Rogaland"),
+        validation.MemberData("Ola", "ola@example.org", date(1981, 1, 1), region="Rogaland"),
     ][: category.min_members]
     return services.entry_register(category=category, members=members, send_mail=False)
 
@@ -131,7 +131,7 @@ def test_the_waiting_list_email_has_no_instructions_and_the_promotion_email_has(
     with django_capture_on_commit_callbacks(execute=True):
         waiting = services.entry_register(
             category=category,
-            members=[services.MemberData("Second", "second@example.org", date(1980, 1, 1))],
+            members=[validation.MemberData("Second", "second@example.org", date(1980, 1, 1))],
         )
     (waitlisted,) = mail.outbox
     assert "waiting list" in waitlisted.body and "How to pay" not in waitlisted.body

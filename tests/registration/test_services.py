@@ -8,9 +8,9 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from championship.models import Category
-from registration import places, services
+from registration import places, services, validation
 from registration.models import Entry, Person
-from registration.services import MemberData
+from registration.validation import MemberData
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -170,7 +170,7 @@ def test_refused_registrations_save_nothing(championship):
 
 def test_a_norwegian_in_sm_is_told_the_entry_will_be_hors_concours(sm):
     individual = sm.categories.get(kind="individual")
-    explained = services.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
+    explained = validation.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
     assert not explained.official
     assert "unofficial" in explained.summary
     assert "not a citizen of Sweden" in explained.members[0]
@@ -179,7 +179,7 @@ def test_a_norwegian_in_sm_is_told_the_entry_will_be_hors_concours(sm):
 def test_a_rogaland_team_is_told_how_many_eligible_members_it_needs(championship):
     team = championship.categories.get(kind="team")
     members = [member("A"), member("B"), member("C", region="Oslo"), member("D", region="Oslo")]
-    explained = services.explain_officiality(team, members)
+    explained = validation.explain_officiality(team, members)
     assert not explained.official
     assert "3 eligible members are needed, 2 given" in explained.summary
 
@@ -187,7 +187,7 @@ def test_a_rogaland_team_is_told_how_many_eligible_members_it_needs(championship
 def test_someone_who_lived_long_in_rogaland_is_official(championship):
     individual = championship.categories.get(kind="individual")
     moved = member("Flyttet", region="Oslo", years_in_region=7)
-    explained = services.explain_officiality(individual, [moved])
+    explained = validation.explain_officiality(individual, [moved])
     assert explained.official
     assert "more than 5 years" in explained.members[0]
 
@@ -348,7 +348,7 @@ def test_the_reason_of_a_refusal_is_in_the_registrants_language(sm_officials_onl
 
 def test_without_unofficial_entries_the_check_says_the_entry_will_be_refused(sm_officials_only):
     individual = sm_officials_only.categories.get(kind="individual")
-    explained = services.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
+    explained = validation.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
     assert (explained.official, explained.refused) == (False, True)
     assert explained.summary == (
         "The entry will be refused: this championship takes official entries only."
@@ -359,7 +359,7 @@ def test_without_unofficial_entries_the_check_says_the_entry_will_be_refused(sm_
 
 def test_where_unofficial_entries_are_allowed_a_non_swede_takes_part_hors_concours(sm):
     individual = sm.categories.get(kind="individual")
-    explained = services.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
+    explained = validation.explain_officiality(individual, [member("Ola", citizenship=("NO",))])
     assert (explained.official, explained.refused) == (False, False)
     assert register(individual, [member("Ola", citizenship=("NO",), region="")]).pk
 

@@ -1,0 +1,37 @@
+"""The championship, its categories, rounds, heats, tables, seats and staff roles.
+
+One module per part (``championship``, ``rounds``, ``staff``, ``mail``); every
+model, and the callables the migrations name, are importable from here.
+"""
+
+from championship.models.championship import (
+    RESERVED_SLUGS,
+    Category,
+    Championship,
+    Currency,
+    Preset,
+    new_token,
+    validate_slug_not_reserved,
+    validate_timezone,
+)
+from championship.models.mail import OutgoingMail
+from championship.models.rounds import Heat, Round, Seat, Table
+from championship.models.staff import ChampionshipRole, SignInLink
+
+__all__ = [
+    "RESERVED_SLUGS",
+    "Category",
+    "Championship",
+    "ChampionshipRole",
+    "Currency",
+    "Heat",
+    "OutgoingMail",
+    "Preset",
+    "Round",
+    "Seat",
+    "SignInLink",
+    "Table",
+    "new_token",
+    "validate_slug_not_reserved",
+    "validate_timezone",
+]

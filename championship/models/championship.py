@@ -1,0 +1,243 @@
+"""A championship and its categories, with the validators of their fields."""
+
+from __future__ import annotations
+
+import secrets
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+
+from championship import bounds, rulesets
+from championship.rules import deadline
+
+
+def new_token() -> str:
+    """Return an unguessable token for a URL (128 bits of randomness)."""
+    return secrets.token_urlsafe(16)
+
+
+# First path segments that belong to the application, not to a championship.
+RESERVED_SLUGS = frozenset(
+    {"admin", "accounts", "api", "health", "i18n", "import", "media", "new", "s", "static", "t"}
+)
+
+
+def validate_slug_not_reserved(value: str) -> None:
+    """Refuse a slug that would hide one of the application's own addresses."""
+    if value.lower() in RESERVED_SLUGS:
+        raise ValidationError(
+            _("“%(value)s” is reserved; choose another slug."), params={"value": value}
+        )
+
+
+def validate_timezone(value: str) -> None:
+    """Refuse a name that is not an IANA time zone."""
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("“%(value)s” is not a known time zone."), params={"value": value})
+
+
+class Preset(models.TextChoices):
+    ROGALAND = "rogaland", "Rogalandsmesterskapet (rogaland)"
+    SM = "sm", "Pussel-SM (sm)"
+    DM = "dm", "DM i Speedpuzzling (dm)"
+    NEUTRAL = "neutral", _("Neutral rules (neutral)")
+
+
+class Currency(models.TextChoices):
+    NOK = "NOK", "NOK"
+    SEK = "SEK", "SEK"
+    DKK = "DKK", "DKK"
+    EUR = "EUR", "EUR"
+
+
+class Championship(models.Model):
+    """One championship: a venue, a day, a ruleset, and its categories."""
+
+    slug = models.SlugField(
+        _("slug"), max_length=64, unique=True, validators=[validate_slug_not_reserved]
+    )
+    name = models.CharField(_("name"), max_length=200)
+    ruleset = models.CharField(_("ruleset preset"), max_length=20, choices=Preset.choices)
+    rule_overrides = models.JSONField(
+        _("rule overrides"),
+        default=dict,
+        blank=True,
+        help_text=_('Parameters that differ from the preset, e.g. {"max_lost_pieces": 5}.'),
+    )
+    timezone = models.CharField(
+        _("time zone"), max_length=64, default="Europe/Oslo", validators=[validate_timezone]
+    )
+    starts_at = models.DateTimeField(_("starts at"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    address = models.CharField(_("address"), max_length=300, blank=True)
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    registration_deadline = models.DateTimeField(
+        _("registration deadline"),
+        null=True,
+        blank=True,
+        help_text=_("When empty, the preset's rule applies (rogaland: 5 days before the start)."),
+    )
+    is_public = models.BooleanField(_("listed publicly"), default=True)
+    payment_instructions = models.TextField(
+        _("payment instructions"),
+        blank=True,
+        help_text=_(
+            "How entrants pay the fee, shown on their entry page and in the confirmation "
+            "e-mail while the entry is unpaid, e.g. “Vipps {fee} to 123 45, marked "
+            "{reference}”. {reference} becomes the entry's payment reference and {fee} its "
+            "fee; the reference is shown beside the text anyway."
+        ),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-starts_at", "name"]
+        verbose_name = _("championship")
+        verbose_name_plural = _("championships")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ruleset__in=Preset.values), name="championship_ruleset_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(currency__in=Currency.values), name="championship_currency_known"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("registration:championship", kwargs={"slug": self.slug})
+
+    @cached_property
+    def rules(self) -> rulesets.Ruleset:
+        """Return the effective rules: the preset with this championship's overrides."""
+        return rulesets.effective_rules(self.ruleset, self.rule_overrides)
+
+    @property
+    def tzinfo(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.timezone)
+
+    @property
+    def local_date(self):
+        """Return the championship's date in its own time zone (ages are taken on it)."""
+        return timezone.localtime(self.starts_at, self.tzinfo).date()
+
+    def effective_registration_deadline(self):
+        """Return when registration closes: the earlier of the organiser's and the preset's.
+
+        The preset's deadline (rogaland: 5 days before the start) keeps the start's
+        wall-clock time in the championship's time zone.
+        """
+        # Made safe: a preset's rule may reach back to the calendar's first day.
+        return bounds.safe(
+            deadline.registration_deadline(
+                starts_at=self.starts_at,
+                tz=self.tzinfo,
+                closes_days_before=self.rules.registration_closes_days_before,
+                organiser_deadline=self.registration_deadline,
+            )
+        )
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(
+            super().from_db(db, field_names, values), ("starts_at", "registration_deadline")
+        )
+
+    def clean_fields(self, exclude=None):
+        # The bounds are checked here rather than by field validators: they depend on
+        # today and on other fields, and a date left as it was stays accepted.
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.championship_errors)
+
+    def clean(self):
+        super().clean()
+        try:
+            rulesets.effective_rules(self.ruleset, self.rule_overrides)
+        except rulesets.RulesetError as error:
+            field = "ruleset" if error.parameter == "ruleset" else "rule_overrides"
+            raise ValidationError({field: error.args[0]}) from None
+        self.__dict__.pop("rules", None)
+
+
+class Category(models.Model):
+    """A competition within a championship: individual, pair or team."""
+
+    class Kind(models.TextChoices):
+        INDIVIDUAL = rulesets.INDIVIDUAL, _("Individual")
+        PAIR = rulesets.PAIR, _("Pair")
+        TEAM = rulesets.TEAM, _("Team")
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="categories"
+    )
+    key = models.SlugField(_("key"), max_length=50)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    min_members = models.PositiveSmallIntegerField(_("minimum members"), default=1)
+    max_members = models.PositiveSmallIntegerField(_("maximum members"), default=1)
+    pieces = models.PositiveIntegerField(_("pieces"), default=500)
+    time_limit_minutes = models.PositiveSmallIntegerField(_("time limit (minutes)"), default=120)
+    capacity = models.PositiveIntegerField(
+        _("capacity"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    fee = models.DecimalField(_("fee"), max_digits=8, decimal_places=2, default=0)
+    puzzle_brand = models.CharField(_("puzzle brand"), max_length=100, blank=True)
+    puzzle_motif = models.CharField(
+        _("puzzle motif"),
+        max_length=200,
+        blank=True,
+        help_text=_("Kept hidden from entrants and the public until the first heat starts."),
+    )
+    registration_opens_at = models.DateTimeField(_("registration opens"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["championship", "order", "key"]
+        verbose_name = _("category")
+        verbose_name_plural = _("categories")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "key"], name="category_key_unique"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["individual", "pair", "team"]), name="category_kind_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(min_members__gte=1) & Q(max_members__gte=F("min_members")),
+                name="category_members_range",
+            ),
+            models.CheckConstraint(condition=Q(pieces__gte=1), name="category_pieces_positive"),
+            models.CheckConstraint(
+                condition=Q(time_limit_minutes__gte=1), name="category_time_limit_positive"
+            ),
+            models.CheckConstraint(condition=Q(fee__gte=0), name="category_fee_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.championship} – {self.display_name}"
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.get_kind_display()
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(
+            super().from_db(db, field_names, values),
+            ("registration_opens_at", "time_limit_minutes"),
+        )
+
+    def clean_fields(self, exclude=None):
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.category_errors)
+
+    def puzzle_is_revealed(self) -> bool:
+        """Return whether the puzzle may be shown: once any heat of the category started."""
+        return self.rounds.filter(heats__started_at__isnull=False).exists()

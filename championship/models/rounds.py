@@ -1,0 +1,344 @@
+"""A category's rounds, their heats, the venue's tables and the seats that put entries at them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from championship import bounds
+from championship.models.championship import Category, Championship, new_token
+
+
+class Round(models.Model):
+    """A round of a category: preliminary heats, a semifinal or the final."""
+
+    class Stage(models.TextChoices):
+        PRELIM = "prelim", _("Preliminary round")
+        SEMIFINAL = "semifinal", _("Semifinal")
+        FINAL = "final", _("Final")
+
+    class State(models.TextChoices):
+        PLANNED = "planned", _("Planned")
+        SEATED = "seated", _("Seated")
+        RUNNING = "running", _("Running")
+        CLOSED = "closed", pgettext_lazy("round state", "Closed")
+        PUBLISHED = "published", _("Published")
+
+    class Advance(models.TextChoices):
+        NONE = "none", _("Nobody advances")
+        OVERALL = "overall", _("The best N overall")
+        PER_HEAT = "per_heat", _("The best N per heat, then the best M remaining")
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="rounds", editable=False
+    )
+    category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="rounds")
+    key = models.SlugField(
+        _("key"), max_length=60, help_text=_("Unique in the championship, e.g. individual-final.")
+    )
+    name = models.CharField(
+        _("name"), max_length=100, blank=True, help_text=_("Empty: the stage's name.")
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=1)
+    stage = models.CharField(_("stage"), max_length=20, choices=Stage.choices)
+    state = models.CharField(
+        _("state"), max_length=20, choices=State.choices, default=State.PLANNED
+    )
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        _("time limit (minutes)"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: the category's time limit."),
+    )
+    advance = models.CharField(
+        _("advancement"), max_length=20, choices=Advance.choices, default=Advance.NONE
+    )
+    advance_count = models.PositiveSmallIntegerField(
+        _("advance: N"), null=True, blank=True, help_text=_("Overall, or per heat.")
+    )
+    advance_best_remaining = models.PositiveSmallIntegerField(
+        _("advance: best M remaining"), null=True, blank=True
+    )
+    seating_published_at = models.DateTimeField(
+        _("seating published at"),
+        null=True,
+        blank=True,
+        help_text=_("From then on entrants see their heat and table, and seats no longer move."),
+    )
+    version = models.PositiveBigIntegerField(
+        _("results version"),
+        default=1,
+        editable=False,
+        help_text=_("Changes whenever the round's results change."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["championship", "category__order", "order"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "key"], name="round_key_unique"),
+            models.UniqueConstraint(fields=["category", "order"], name="round_order_unique"),
+            models.CheckConstraint(
+                condition=(
+                    Q(
+                        advance="none",
+                        advance_count__isnull=True,
+                        advance_best_remaining__isnull=True,
+                    )
+                    | Q(
+                        advance="overall",
+                        advance_count__isnull=False,
+                        advance_count__gte=1,
+                        advance_best_remaining__isnull=True,
+                    )
+                    | Q(
+                        advance="per_heat",
+                        advance_count__isnull=False,
+                        advance_best_remaining__isnull=False,
+                    )
+                ),
+                name="round_advance_settings",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.category} – {self.display_name}"
+
+    def save(self, *args, **kwargs):
+        # The championship is copied from the category so that keys are unique per championship.
+        self.championship_id = self.category.championship_id
+        super().save(*args, **kwargs)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.get_stage_display()
+
+    @property
+    def effective_time_limit_minutes(self) -> int:
+        return self.time_limit_minutes or self.category.time_limit_minutes
+
+    @property
+    def time_limit_ms(self) -> int:
+        """Return the time limit in milliseconds, as it runs from each entry's own start."""
+        return self.effective_time_limit_minutes * 60_000
+
+    @property
+    def advance_settings(self) -> dict:
+        """Return the advancement as in the interchange format."""
+        if self.advance == self.Advance.OVERALL:
+            return {"overall": self.advance_count}
+        if self.advance == self.Advance.PER_HEAT:
+            return {"per_heat": self.advance_count, "best_remaining": self.advance_best_remaining}
+        return {}
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(super().from_db(db, field_names, values), ("time_limit_minutes",))
+
+    def clean_fields(self, exclude=None):
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.round_errors)
+
+    def clean(self):
+        super().clean()
+        errors = {}
+        if self.advance == self.Advance.OVERALL:
+            if not self.advance_count:
+                errors["advance_count"] = _("Say how many advance overall.")
+            if self.advance_best_remaining is not None:
+                errors["advance_best_remaining"] = _("Only with “per heat” advancement.")
+        elif self.advance == self.Advance.PER_HEAT:
+            if self.advance_count is None:
+                errors["advance_count"] = _("Say how many advance per heat.")
+            if self.advance_best_remaining is None:
+                errors["advance_best_remaining"] = _("Say how many of the best remaining advance.")
+        elif self.advance_count is not None or self.advance_best_remaining is not None:
+            errors["advance"] = _("Choose how entries advance, or leave the numbers empty.")
+        if errors:
+            raise ValidationError(errors)
+
+
+class Heat(models.Model):
+    """A group of a round that puzzles at the same time."""
+
+    class State(models.TextChoices):
+        # A heat is neuter in Swedish ("ett heat"), a round is not: each has its own words.
+        SCHEDULED = "scheduled", pgettext_lazy("heat state", "Scheduled")
+        RUNNING = "running", _("Running")
+        TIME_UP = "time_up", _("Time is up")
+        CLOSED = "closed", pgettext_lazy("heat state", "Closed")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="heats")
+    key = models.SlugField(_("key"), max_length=30)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    order = models.PositiveSmallIntegerField(_("order"), default=1)
+    scheduled_start = models.DateTimeField(_("scheduled start"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("time up at"), null=True, blank=True)
+    state = models.CharField(
+        _("state"), max_length=20, choices=State.choices, default=State.SCHEDULED
+    )
+
+    class Meta:
+        ordering = ["round", "order", "key"]
+        verbose_name = _("heat")
+        verbose_name_plural = _("heats")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "key"], name="heat_key_unique"),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True)
+                | Q(started_at__isnull=False, ended_at__gte=F("started_at")),
+                name="heat_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=Q(state="scheduled") | Q(started_at__isnull=False),
+                name="heat_started_when_not_scheduled",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.round} – {self.label}"
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(
+            super().from_db(db, field_names, values),
+            ("scheduled_start", "started_at", "ended_at"),
+        )
+
+    def clean_fields(self, exclude=None):
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.heat_errors)
+
+    @property
+    def label(self) -> str:
+        """Return the heat as people call it: its name, or “Heat A” (its key in capitals)."""
+        return self.name or gettext("Heat %(key)s") % {"key": self.key.upper()}
+
+
+class Table(models.Model):
+    """A numbered table of the venue, with the QR token judges scan."""
+
+    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("number"))
+    label = models.CharField(_("label"), max_length=100, blank=True)
+    seats = models.PositiveSmallIntegerField(
+        _("seats"), default=1, help_text=_("How many entrants can share it (1 or 2).")
+    )
+    reserved_for_guests = models.BooleanField(
+        _("reserved for guests"), default=False, help_text=_("Kept for hors concours guests.")
+    )
+    token = models.CharField(_("QR token"), max_length=64, unique=True, default=new_token)
+
+    class Meta:
+        ordering = ["championship", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+            models.CheckConstraint(condition=Q(seats__in=[1, 2]), name="table_seats_one_or_two"),
+            models.CheckConstraint(condition=~Q(token=""), name="table_token_not_empty"),
+        ]
+
+    def __str__(self):
+        return _("Table %(number)s") % {"number": self.number}
+
+    def get_absolute_url(self):
+        return reverse("judging:table", kwargs={"token": self.token})
+
+
+class Seat(models.Model):
+    """Where an entry sits in a heat: a table, and a position on a shared one."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats", editable=False)
+    heat = models.ForeignKey(Heat, on_delete=models.CASCADE, related_name="seats")
+    # A table in use cannot be deleted on its own, only with its championship.
+    table = models.ForeignKey(Table, on_delete=models.RESTRICT, related_name="seatings")
+    entry = models.ForeignKey("registration.Entry", on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(
+        _("position"), default=1, help_text=_("1, or 2 on a shared table.")
+    )
+    started_at = models.DateTimeField(
+        _("own start"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "This entrant's own start, later than the heat's: for example when a judge "
+            "cut the taped bag open late."
+        ),
+    )
+
+    class Meta:
+        ordering = ["heat", "table__number", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["heat", "entry"], name="seat_one_per_entry_per_heat"),
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_one_per_entry_per_round"),
+            models.UniqueConstraint(
+                fields=["heat", "table", "position"], name="seat_one_entry_per_position"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__in=[1, 2]), name="seat_position_one_or_two"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.heat}: {self.table} – {self.entry}"
+
+    def save(self, *args, **kwargs):
+        self.round_id = self.heat.round_id
+        super().save(*args, **kwargs)
+
+    @property
+    def start(self):
+        """Return when the entry started: its own later start, or the heat's (``None`` before)."""
+        heat_start = self.heat.started_at
+        if heat_start is None:
+            return None
+        if self.started_at is not None and self.started_at > heat_start:
+            return self.started_at
+        return heat_start
+
+    @property
+    def own_start(self) -> bool:
+        """Return whether the entry has a later start of its own (rogaland's taped bag)."""
+        return self.start is not None and self.start != self.heat.started_at
+
+    @property
+    def time_up_at(self):
+        """Return when the entry's time is up (``None`` before its heat starts).
+
+        The time limit runs from the entry's own start; the heat's time-up, when
+        the organiser calls it before the limit, ends the entry's attempt as long
+        after its start as it ends the heat's: an entry that started later keeps
+        its minutes.
+        """
+        start = self.start
+        if start is None:
+            return None
+        heat = self.heat
+        limit = timedelta(milliseconds=heat.round.time_limit_ms)
+        if heat.ended_at is not None:
+            limit = min(limit, heat.ended_at - heat.started_at)
+        return start + limit
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        return bounds.loaded(super().from_db(db, field_names, values), ("started_at",))
+
+    def clean_fields(self, exclude=None):
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.seat_errors)
+
+    def clean(self):
+        super().clean()
+        if self.table_id and self.position > self.table.seats:
+            raise ValidationError({"position": _("This table has only one seat.")})

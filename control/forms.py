@@ -1,0 +1,262 @@
+"""The control room's forms: advancement, seating, moves, own starts, tables and prior rankings."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from championship import bounds
+from championship.models import Heat, Round
+from championship.rules.seating import SEEDING, allowed_orders
+from control import rounds
+from control.rounds import SeatingPlan
+
+# Forms -----------------------------------------------------------------------------------------
+
+
+# More heats than letters of the alphabet would not fit a venue's day.
+MAX_HEATS = 26
+SEED_MAX = 999_999
+MAX_RANKING_BYTES = 1_000_000
+MAX_RANKING_ROWS = 5000
+DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
+
+
+class AdvanceForm(forms.Form):
+    """How entries advance from a round, as ``Round.clean`` checks it."""
+
+    advance = forms.ChoiceField(label=gettext_lazy("Who advances"), choices=Round.Advance.choices)
+    advance_count = forms.IntegerField(
+        label=gettext_lazy("N"),
+        required=False,
+        min_value=0,
+        max_value=10_000,
+        help_text=gettext_lazy("How many advance overall, or per heat."),
+    )
+    advance_best_remaining = forms.IntegerField(
+        label=gettext_lazy("M"),
+        required=False,
+        min_value=0,
+        max_value=10_000,
+        help_text=gettext_lazy("With “per heat”: how many of the best remaining advance."),
+    )
+
+    def clean(self):
+        data = super().clean()
+        # The numbers that do not apply to the chosen kind are dropped, not refused.
+        if data.get("advance") == Round.Advance.NONE:
+            data["advance_count"] = data["advance_best_remaining"] = None
+        elif data.get("advance") == Round.Advance.OVERALL:
+            data["advance_best_remaining"] = None
+        return data
+
+
+class SeatForm(forms.Form):
+    """How to seat a round: heats, order, a seed for the random order, scheduled starts.
+
+    The championship's rules shape it: where they fix the order
+    (``seating_first_round``, ``seating_later_rounds``) no other order is offered
+    (``order_fixed`` says why); where they require check-in, only checked-in
+    entries are seated (``check_in_required``); where they leave the heat split
+    to the organiser, heat sizes may be given.
+    """
+
+    heats = forms.IntegerField(
+        label=gettext_lazy("Number of heats"), min_value=1, max_value=MAX_HEATS, initial=1
+    )
+    order = forms.ChoiceField(
+        label=gettext_lazy("Order"),
+        widget=forms.RadioSelect,
+        choices=[
+            ("seeding", gettext_lazy("By prior ranking, then by registration time")),
+            ("registration", gettext_lazy("By registration time")),
+            ("random", gettext_lazy("At random")),
+        ],
+        initial="seeding",
+    )
+    seed = forms.IntegerField(
+        label=gettext_lazy("Random seed"),
+        required=False,
+        min_value=0,
+        max_value=SEED_MAX,
+        help_text=gettext_lazy("The same seed gives the same random order again."),
+    )
+    checked_in_only = forms.BooleanField(
+        label=gettext_lazy("Only checked-in entries"), required=False
+    )
+    heat_sizes = forms.CharField(
+        label=gettext_lazy("Heat sizes (e.g. 20, 14)"),
+        required=False,
+        max_length=400,
+        help_text=gettext_lazy(
+            "One size per heat, adding up to the entries to seat. Empty: heat sizes "
+            "differ by at most one."
+        ),
+    )
+
+    def __init__(self, *args, round_: Round, first_round: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round_
+        rules = round_.category.championship.rules
+        if not first_round:
+            self.fields["order"].choices = [
+                (SEEDING, _("By placement in the previous round")),
+                *self.fields["order"].choices[1:],
+            ]
+        allowed = allowed_orders(
+            first_round=first_round,
+            seating_first_round=rules.seating_first_round,
+            seating_later_rounds=rules.seating_later_rounds,
+        )
+        self.order_fixed = None
+        if allowed == (SEEDING,):
+            # Not offered; an order sent anyway reaches the service, which says why not.
+            self.order_fixed = rounds.fixed_order_reason(first_round=first_round)
+            self.fields["order"].widget = forms.HiddenInput()
+            self.fields["order"].required = False
+            self.initial["order"] = SEEDING
+        self.check_in_required = rounds.check_in_required(round_)
+        if rules.heat_split != "organiser":
+            del self.fields["heat_sizes"]
+        self.start_fields = []
+        for number in range(1, MAX_HEATS + 1):
+            name = f"start_{number}"
+            self.fields[name] = forms.DateTimeField(
+                label=Heat(key=rounds.heat_key(number - 1)).label,
+                required=False,
+                input_formats=[DATETIME_LOCAL, "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+                widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_LOCAL),
+            )
+            self.start_fields.append(name)
+        if not first_round or self.check_in_required:
+            # A later round seats the qualified of the round before, checked in or not;
+            # where the rules require check-in, there is nothing to choose.
+            del self.fields["checked_in_only"]
+
+    def clean_order(self):
+        return self.cleaned_data.get("order") or SEEDING
+
+    def clean_heat_sizes(self):
+        text = self.cleaned_data.get("heat_sizes", "").strip()
+        if not text:
+            return ()
+        parts = [part for part in re.split(r"[\s,;+]+", text) if part]
+        if not all(part.isascii() and part.isdigit() for part in parts):
+            raise ValidationError(
+                _("Give the heat sizes as whole numbers separated by commas, e.g. 20, 14.")
+            )
+        return tuple(int(part) for part in parts)
+
+    def start_inputs(self):
+        """Return ``(heat number, bound field)`` of every scheduled start input."""
+        return [(number, self[name]) for number, name in enumerate(self.start_fields, start=1)]
+
+    def shown_heats(self) -> int:
+        """Return for how many heats a start input is shown (the number of heats asked for)."""
+        try:
+            return max(1, min(int(self["heats"].value()), MAX_HEATS))
+        except (TypeError, ValueError):
+            return 1
+
+    def clean(self):
+        data = super().clean()
+        if data.get("order") == "random" and data.get("seed") is None:
+            data["seed"] = random.randint(1, SEED_MAX)
+        heats = data.get("heats")
+        if heats:
+            self._check_starts(heats)
+            entries = len(
+                rounds.round_entries(self.round, checked_in_only=data.get("checked_in_only", False))
+            )
+            if entries and heats > entries:
+                self.add_error(
+                    "heats",
+                    ngettext(
+                        "There is %(count)s entry to seat: at most %(count)s heat.",
+                        "There are %(count)s entries to seat: at most %(count)s heats.",
+                        entries,
+                    )
+                    % {"count": entries},
+                )
+        return data
+
+    def _check_starts(self, heats: int) -> None:
+        """Refuse a scheduled start outside the championship's days (the heats asked for only)."""
+        championship = self.round.category.championship
+        days = bounds.championship_days(championship.starts_at)
+        for name in self.start_fields[:heats]:
+            start = self.cleaned_data.get(name)
+            if start is not None and start not in days:
+                self.add_error(name, bounds.days_message(championship))
+
+    def plan(self) -> SeatingPlan:
+        data = self.cleaned_data
+        heats = data["heats"]
+        return SeatingPlan(
+            heats=heats,
+            order=data["order"],
+            seed=data["seed"] if data["order"] == "random" else None,
+            checked_in_only=data.get("checked_in_only", False) or self.check_in_required,
+            scheduled_starts=[data.get(f"start_{number}") for number in range(1, heats + 1)],
+            heat_sizes=data.get("heat_sizes") or (),
+        )
+
+
+class MoveForm(forms.Form):
+    heat = forms.CharField(max_length=30)
+    table = forms.IntegerField(min_value=1)
+    position = forms.TypedChoiceField(choices=[(1, "A"), (2, "B")], coerce=int, initial=1)
+    swap = forms.BooleanField(required=False)
+
+
+class OwnStartForm(forms.Form):
+    at = forms.TimeField(input_formats=["%H:%M:%S", "%H:%M"])
+
+
+class TablesAddForm(forms.Form):
+    count = forms.IntegerField(
+        label=gettext_lazy("Number of tables"), min_value=1, max_value=500, initial=10
+    )
+    seats = forms.TypedChoiceField(
+        label=gettext_lazy("Seats at each"),
+        choices=[(1, 1), (2, 2)],
+        coerce=int,
+        initial=1,
+    )
+
+
+class TableForm(forms.Form):
+    label = forms.CharField(label=gettext_lazy("Label"), max_length=100, required=False)
+    seats = forms.TypedChoiceField(
+        label=gettext_lazy("Seats"), choices=[(1, 1), (2, 2)], coerce=int
+    )
+    reserved_for_guests = forms.BooleanField(
+        label=gettext_lazy("Reserved for guests"), required=False
+    )
+
+
+class RankingUploadForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("CSV file"),
+        help_text=gettext_lazy(
+            "A header row with the columns “email” or “name”, and “rank”; "
+            "UTF-8 or Windows-1252, separated by commas or semicolons."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["file"].widget.attrs["accept"] = ".csv,.txt,text/csv,text/plain"
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_RANKING_BYTES:
+            raise ValidationError(
+                _("The file is larger than %(size)s MB.") % {"size": MAX_RANKING_BYTES // 1_000_000}
+            )
+        return upload

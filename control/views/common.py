@@ -1,0 +1,111 @@
+"""What the control room's screens share: templates, a round's seating as shown, refusals."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.formats import time_format
+from django.utils.translation import gettext_lazy
+
+from championship.errors import RoundStateError
+from championship.models import Championship, Heat, Round, Seat, Table
+from championship.rules.seating import SeatingError
+from results.services import entry_is_official
+
+CONTROL = "championship/control_round.html"
+TABLES = "championship/control_tables.html"
+ROTATE = "championship/control_table_rotate.html"
+RANKING = "championship/control_ranking.html"
+CARDS = "championship/cards.html"
+SEATING = "championship/seating.html"
+START_CONFIRM = "championship/control_start_confirm.html"
+
+SESSION_SEATING = "control.views.seating"
+SESSION_RANKING = "control.views.ranking"
+CARD_SIZES = ("a4", "a5")
+
+# Reading ---------------------------------------------------------------------------------------
+
+
+def round_or_404(championship: Championship, key: str) -> Round:
+    round_ = get_object_or_404(
+        Round.objects.select_related("category"), championship=championship, key=key
+    )
+    round_.category.championship = championship
+    round_.championship = championship
+    return round_
+
+
+def position_letter(seat: Seat) -> str:
+    """Return A or B, the seat's position at a table for two."""
+    return "AB"[seat.position - 1]
+
+
+def round_seating(round_: Round, *, with_official: bool = False) -> list[Heat]:
+    """Return a round's heats in order, each with its seats and its tables.
+
+    Each heat gets ``seat_list`` (by table number and position) and
+    ``tables`` (a list of ``(table, seats)``); each seat gets ``letter`` (A or B
+    where the table is shared in the heat, else empty) and, with
+    ``with_official``, ``official``.
+    """
+    heats = list(round_.heats.order_by("order", "key"))
+    seats = (
+        Seat.objects.filter(round=round_)
+        .select_related("table", "entry")
+        .prefetch_related("entry__members")
+        .order_by("heat__order", "table__number", "position")
+    )
+    rules, kind = round_.championship.rules, round_.category.kind
+    by_heat: dict[int, list[Seat]] = defaultdict(list)
+    for seat in seats:
+        if with_official:
+            seat.official = entry_is_official(seat.entry, rules, kind)
+        by_heat[seat.heat_id].append(seat)
+    for heat in heats:
+        heat.round = round_
+        heat.seat_list = by_heat[heat.pk]
+        tables: dict[int, tuple[Table, list[Seat]]] = {}
+        for seat in heat.seat_list:
+            tables.setdefault(seat.table_id, (seat.table, []))[1].append(seat)
+        heat.tables = list(tables.values())
+        for _table, at_table in heat.tables:
+            shared = len(at_table) > 1 or at_table[0].position > 1
+            for seat in at_table:
+                seat.letter = position_letter(seat) if shared else ""
+    return heats
+
+
+# Messages --------------------------------------------------------------------------------------
+
+SEATING_ERRORS = {
+    "no_previous_place": gettext_lazy(
+        "An entry has no place in the previous round: its results must be complete first."
+    ),
+    "at_least_one": gettext_lazy("A round needs at least one heat."),
+}
+
+
+def error_message(error: Exception) -> str:
+    """Return what to tell the organiser about a refused action."""
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages)
+    if isinstance(error, SeatingError):
+        return str(SEATING_ERRORS.get(error.code, error.message))
+    return getattr(error, "message", str(error))
+
+
+REFUSALS = (ValidationError, RoundStateError, SeatingError)
+
+
+def local_time(moment: datetime) -> str:
+    return time_format(timezone.localtime(moment), "H:i:s")
+
+
+def form_refusal(form: forms.Form) -> ValidationError:
+    return ValidationError([message for errors in form.errors.values() for message in errors])

@@ -1,0 +1,80 @@
+"""The organiser's export of the entries: one row per entry, its columns (``EXPORT_COLUMNS``),
+then ``member1_name`` … ``member4_publish_consent``. Written by ``championship.csvfile``:
+for an nb, sv or da championship separated by semicolons with a byte-order mark, so that
+a Nordic Excel opens it as columns and reads æ, ø, å, ä and ö right; for an en one by commas."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+
+from championship.models import Championship
+from registration.csv_columns import EXPORT_COLUMNS, MEMBER_COLUMNS, MEMBER_FIELDS
+
+# Export ---------------------------------------------------------------------------------------
+
+
+def export_header(member_columns: int = MEMBER_COLUMNS) -> list[str]:
+    """Return the export's column names."""
+    members = [
+        f"member{number}_{name}"
+        for number in range(1, member_columns + 1)
+        for name in MEMBER_FIELDS
+    ]
+    return [*EXPORT_COLUMNS, *members]
+
+
+def _local_iso(moment: datetime | None, championship: Championship) -> str:
+    if moment is None:
+        return ""
+    return timezone.localtime(moment, championship.tzinfo).isoformat()
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _citizenship_text(citizenship) -> str:
+    if not citizenship:
+        return ""
+    if isinstance(citizenship, str):
+        return citizenship
+    return ",".join(citizenship)
+
+
+def export_rows(championship: Championship, rows) -> list[list]:
+    """Return the header, then a row of cells per entry row (``selectors.entry_rows``)."""
+    member_columns = max([MEMBER_COLUMNS, *(len(row.members) for row in rows)])
+    table = [export_header(member_columns)]
+    for row in rows:
+        entry = row.entry
+        cells = [
+            entry.category.key,
+            entry.ref,
+            entry.name,
+            entry.status,
+            _local_iso(entry.registered_at, championship),
+            _yes_no(row.official),
+            entry.fee,
+            entry.payment_status,
+            entry.payment_reference,
+            _yes_no(entry.publish_consent),
+            entry.adult_name,
+            _local_iso(entry.checked_in_at, championship),
+        ]
+        for person in row.members:
+            cells += [
+                person.name,
+                person.email,
+                person.birth_date.isoformat() if person.birth_date else "",
+                person.city,
+                person.country,
+                _citizenship_text(person.citizenship),
+                person.region,
+                "" if person.years_in_region is None else person.years_in_region,
+                _yes_no(person.publish_consent),
+            ]
+        cells += [""] * (len(MEMBER_FIELDS) * (member_columns - len(row.members)))
+        table.append(cells)
+    return table
