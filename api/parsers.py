@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import json
 import re
-from array import array
-from itertools import accumulate
 from typing import Any
 
 from django.conf import settings
@@ -34,15 +32,10 @@ from django.utils.translation import gettext_lazy
 from rest_framework import parsers
 from rest_framework.exceptions import APIException, ParseError
 
-JSON_BODY_MAX_BYTES = 1024 * 1024
-JSON_MAX_DEPTH = 32
+from championship import jsonbounds
 
-# A JSON string, escapes included (the unrolled form: linear, no backtracking).
-STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-# What is left of a body without its strings, reduced to its brackets: an opening one
-# becomes 1, a closing one -1 (as a signed byte), anything else is dropped.
-BRACKETS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
-NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[{]}")
+JSON_BODY_MAX_BYTES = 1024 * 1024
+JSON_MAX_DEPTH = jsonbounds.MAX_DEPTH
 
 
 class BodyTooLarge(APIException):
@@ -89,19 +82,9 @@ def read_body(stream, meta, *, limit: int) -> bytes:
     return body
 
 
-def depth(body: bytes) -> int:
-    """Return how deeply the arrays and objects of a JSON text nest (0 for a scalar).
-
-    Brackets inside strings do not count. For a text that is not JSON the number
-    means little, but it is never less than the nesting the decoder would meet.
-    """
-    skeleton = STRING.sub(b"", body).translate(BRACKETS, NOT_BRACKETS)
-    return max(accumulate(array("b", skeleton)), default=0)
-
-
-def check_depth(body: bytes, *, limit: int = JSON_MAX_DEPTH) -> None:
+def check_body_depth(body: bytes, *, limit: int = JSON_MAX_DEPTH) -> None:
     """Raise ``ParseError`` when ``body`` nests more than ``limit`` levels."""
-    if depth(body) > limit:
+    if jsonbounds.deepest(body) > limit:
         raise ParseError(
             _("The JSON document nests too deeply: at most %(depth)s levels.") % {"depth": limit}
         )
@@ -109,7 +92,7 @@ def check_depth(body: bytes, *, limit: int = JSON_MAX_DEPTH) -> None:
 
 def load_json(body: bytes, *, encoding: str = "utf-8", max_depth: int = JSON_MAX_DEPTH) -> Any:
     """Decode a JSON body after checking its depth; raise ``ParseError`` for anything else."""
-    check_depth(body, limit=max_depth)
+    check_body_depth(body, limit=max_depth)
     try:
         text = body.decode(encoding)
         # NaN and Infinity are not JSON: refused as DRF's strict parser does.

@@ -51,7 +51,7 @@ def mail(request, championship):
 
 @require_POST
 @organiser_required
-def mail_retry(request, championship, pk):
+def retry(request, championship, pk):
     """Try a failed e-mail again now."""
     found = get_object_or_404(OutgoingMail, championship=championship, pk=pk)
     try:

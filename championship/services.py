@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone as django_timezone
 from django.utils.translation import gettext as _
 
-from championship import rulesets
+from championship import presets, rulesets
 from championship.models import (
     Category,
     Championship,
@@ -60,8 +60,8 @@ def categories_of_preset(preset: str, rule_overrides: dict | None = None) -> lis
     The rounds follow the rules' stages (``rounds_<kind>``); nobody advances from
     a round until the organiser says how many do.
     """
-    chosen = rulesets.get_preset(preset)
-    rules = rulesets.effective_rules(preset, rule_overrides)
+    chosen = presets.get_preset(preset)
+    rules = presets.effective_rules(preset, rule_overrides)
     return [
         CategorySetUp(
             kind=kind,
@@ -124,14 +124,14 @@ def championship_set_up(
     ``categories.<index>.<field>`` and a round's as
     ``categories.<index>.rounds.<index>.<field>``.
     """
-    chosen = rulesets.get_preset(preset) if preset in rulesets.PRESETS else None
+    chosen = presets.get_preset(preset) if preset in presets.PRESETS else None
     overrides = dict(rule_overrides or {})
     zone = timezone or (chosen.timezone if chosen else "")
     errors: dict[str, list] = {}
     if chosen is None:
         errors["ruleset"] = [
             _("Choose one of the presets: %(presets)s.")
-            % {"presets": ", ".join(rulesets.PRESET_KEYS)}
+            % {"presets": ", ".join(presets.PRESET_KEYS)}
         ]
     try:
         validate_timezone(zone)

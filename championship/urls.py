@@ -17,5 +17,5 @@ urlpatterns = [
     path("<slug:slug>/manage/staff/<int:link>/send/", staff_views.send, name="staff_send"),
     # The e-mail outbox (championship/mail_views.py).
     path("<slug:slug>/manage/mail/", mail_views.mail, name="mail"),
-    path("<slug:slug>/manage/mail/<int:pk>/retry/", mail_views.mail_retry, name="mail_retry"),
+    path("<slug:slug>/manage/mail/<int:pk>/retry/", mail_views.retry, name="mail_retry"),
 ]

@@ -24,7 +24,7 @@ from django.contrib.auth.models import Permission
 from django.db import connection, transaction
 from django.utils import timezone
 
-from championship import rulesets, services
+from championship import presets, services
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
 from judging.models import Capture
 from registration.models import Entry, EntryMember, Person
@@ -315,7 +315,7 @@ def build(*, seed: int = 2026, keep: bool = False) -> DemoResult:
 def _build_open(now: datetime) -> Championship:
     """Build a Pussel-SM some weeks ahead, its registration open, with a few entries."""
     # Dates follow the moment the demo is built, so its registration is open whenever that is.
-    tz = zoneinfo.ZoneInfo(rulesets.get_preset("sm").timezone)
+    tz = zoneinfo.ZoneInfo(presets.get_preset("sm").timezone)
     day = timezone.localtime(now, tz).date() + timedelta(days=60)
     starts_at = datetime.combine(day, time(10), tzinfo=tz)
     championship = services.championship_create(

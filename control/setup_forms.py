@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from championship import bounds, rulesets, services
+from championship import bounds, presets, rulesets, services
 from championship.models import (
     Category,
     Championship,
@@ -252,7 +252,7 @@ CategorySetUpFormSet = forms.formset_factory(
 
 def preset_initial(preset: str) -> tuple[dict, list[dict]]:
     """Return what a preset fills in: the championship's fields and its categories'."""
-    chosen = rulesets.get_preset(preset)
+    chosen = presets.get_preset(preset)
     championship = {"currency": chosen.currency, "language": chosen.language}
     # The neutral preset knows no country: the organiser gives the zone.
     championship["timezone"] = chosen.timezone if chosen.country else ""
@@ -415,7 +415,7 @@ class RulesForm(forms.Form):
     def __init__(self, *args, championship: Championship, **kwargs):
         super().__init__(*args, prefix="rules", **kwargs)
         self.championship = championship
-        self.preset_rules = rulesets.get_preset(championship.ruleset).rules
+        self.preset_rules = presets.get_preset(championship.ruleset).rules
         current = championship.rules
         for name in rulesets.PARAMETERS:
             if name in RULES_NOT_EDITED_HERE:

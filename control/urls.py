@@ -9,7 +9,7 @@ app_name = "control"
 urlpatterns = [
     # "new" is a reserved slug (models.RESERVED_SLUGS): no championship hides this page.
     path("new/", setup.new, name="new"),
-    path("<slug:slug>/manage/", dashboard.manage, name="manage"),
+    path("<slug:slug>/manage/", dashboard.control_room, name="manage"),
     path("<slug:slug>/manage/edit/", setup.edit, name="edit"),
     # The round control room, the venue's tables and the table cards (control/views/).
     path("<slug:slug>/manage/rounds/<slug:round>/", round.round_control, name="round_control"),
@@ -18,17 +18,17 @@ urlpatterns = [
         round.round_advancement,
         name="round_advancement",
     ),
-    path("<slug:slug>/manage/rounds/<slug:round>/seat/", round.round_seat, name="round_seat"),
+    path("<slug:slug>/manage/rounds/<slug:round>/seat/", round.seat, name="round_seat"),
     path(
         "<slug:slug>/manage/rounds/<slug:round>/publish/",
-        round.round_publish,
+        round.publish,
         name="round_publish",
     ),
-    path("<slug:slug>/manage/rounds/<slug:round>/start/", round.round_start, name="round_start"),
-    path("<slug:slug>/manage/rounds/<slug:round>/close/", round.round_close, name="round_close"),
+    path("<slug:slug>/manage/rounds/<slug:round>/start/", round.start, name="round_start"),
+    path("<slug:slug>/manage/rounds/<slug:round>/close/", round.close, name="round_close"),
     path(
         "<slug:slug>/manage/rounds/<slug:round>/advance/",
-        round.round_advance,
+        round.advance,
         name="round_advance",
     ),
     path(
@@ -38,22 +38,22 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/manage/rounds/<slug:round>/heats/<slug:heat>/start/",
-        round.heat_start,
+        round.start_heat,
         name="heat_start",
     ),
     path(
         "<slug:slug>/manage/rounds/<slug:round>/heats/<slug:heat>/close/",
-        round.heat_close,
+        round.close_heat,
         name="heat_close",
     ),
     path(
         "<slug:slug>/manage/rounds/<slug:round>/seats/<int:seat>/move/",
-        round.seat_move,
+        round.move_seat,
         name="seat_move",
     ),
     path(
         "<slug:slug>/manage/rounds/<slug:round>/seats/<int:seat>/start/",
-        round.seat_start,
+        round.start_seat,
         name="seat_start",
     ),
     path("<slug:slug>/manage/tables/", tables.tables, name="tables"),

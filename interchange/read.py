@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from championship import bounds, jsonbounds, rulesets
+from championship import bounds, jsonbounds, presets, rulesets
 from championship.models import (
     RESERVED_SLUGS,
     Currency,
@@ -197,15 +197,15 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
     if slug.lower() in RESERVED_SLUGS:
         raise InterchangeError(f"{path}.slug", f'"{slug}" is reserved; choose another slug')
     name = _text(section, "name", path, required=True, blank=False, max_length=200)
-    ruleset = _choice(section, "ruleset", path, rulesets.PRESET_KEYS, what="ruleset", required=True)
-    preset = rulesets.get_preset(ruleset)
+    ruleset = _choice(section, "ruleset", path, presets.PRESET_KEYS, what="ruleset", required=True)
+    preset = presets.get_preset(ruleset)
     overrides = _get(section, "rules", path, required=False)
     if overrides is _MISSING or overrides is None:
         overrides = {}
     if not isinstance(overrides, dict):
         raise InterchangeError(f"{path}.rules", f"must be an object, not {_show(overrides)}")
     try:
-        rules = rulesets.effective_rules(ruleset, overrides)
+        rules = presets.effective_rules(ruleset, overrides)
     except rulesets.RulesetError as error:
         where = f"{path}.rules" if error.parameter == "rules" else f"{path}.rules.{error.parameter}"
         raise InterchangeError(where, error.message) from None

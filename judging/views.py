@@ -32,8 +32,9 @@ from championship.middleware import activate
 from championship.models import ChampionshipRole, Round
 from championship.permissions import has_role, role_required
 from judging import selectors, services
+from judging.capture_kinds import CaptureConflict, CaptureForbidden, CaptureInput
 from judging.models import Capture
-from judging.services import CaptureConflict, CaptureForbidden, CaptureInput, capture_record
+from judging.services import capture_record
 from results.models import Result
 from results.selectors import parse_duration
 
@@ -53,7 +54,7 @@ PHONE_RULES = (
 )
 
 
-def counted(singular: str, plural: str) -> dict:
+def counted_forms(singular: str, plural: str) -> dict:
     """Return a counted message's forms for one and for more; the phone picks one by the count.
 
     Norwegian, Swedish, Danish and English all have these two forms (one, and any
@@ -71,7 +72,7 @@ def phone_strings() -> dict:
         "refused": _("Not recorded:"),
         "loginAgain": _("Log in again — kept on this phone"),
         "allSaved": _("Everything is saved."),
-        "waiting": counted(
+        "waiting": counted_forms(
             "%(count)s capture waiting for network — kept on this phone",
             "%(count)s captures waiting for network — kept on this phone",
         ),
@@ -86,20 +87,20 @@ def phone_strings() -> dict:
         "finalTime": _("Final time"),
         "countedPieces": _("Pieces placed"),
         "penalty": _("penalty"),
-        "piecesFound": counted(
+        "piecesFound": counted_forms(
             "%(count)s found later × %(seconds)s s", "%(count)s found later × %(seconds)s s"
         ),
-        "piecesCharged": counted(
+        "piecesCharged": counted_forms(
             "%(count)s missing × %(seconds)s s", "%(count)s missing × %(seconds)s s"
         ),
-        "noPenaltyAdjacent": counted(
+        "noPenaltyAdjacent": counted_forms(
             "%(count)s adjacent piece lost: no penalty for it.",
             "%(count)s adjacent pieces lost: no penalty for them.",
         ),
         "lastPieceAt": _("Last piece placed at %(time)s"),
         "lastPieceStands": _("Last piece placed at %(time)s: the actual finish stands."),
         "lastPieceLate": _("Last piece placed at %(time)s: the time plus the penalty counts."),
-        "invalid": counted(
+        "invalid": counted_forms(
             "More than %(count)s piece missing: the attempt is invalid.",
             "More than %(count)s pieces missing: the attempt is invalid.",
         ),
@@ -124,7 +125,7 @@ def phone_strings() -> dict:
             "other": _("These counts cannot be right: check them."),
         },
         # Counted by the pieces placed: "placed" agrees with them in Swedish.
-        "placedOf": counted("%(count)s of %(total)s placed", "%(count)s of %(total)s placed"),
+        "placedOf": counted_forms("%(count)s of %(total)s placed", "%(count)s of %(total)s placed"),
         "misplacedUnfinished": _("TIME with misplaced pieces: not completed."),
         "misplaced": _("TIME with misplaced pieces"),
         "fromServer": _("as saved"),

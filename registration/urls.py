@@ -5,7 +5,7 @@ from registration import organiser, views
 app_name = "registration"
 
 urlpatterns = [
-    path("<slug:slug>/", views.championship, name="championship"),
+    path("<slug:slug>/", views.championship_page, name="championship"),
     path("<slug:slug>/register/<slug:category>/", views.register, name="register"),
     path("<slug:slug>/register/<slug:category>/check/", views.check, name="check"),
     path("<slug:slug>/entries/<str:token>/", views.manage, name="manage"),

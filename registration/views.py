@@ -23,7 +23,7 @@ from registration.signals import entry_page_results
 
 
 @require_GET
-def championship(request, slug):
+def championship_page(request, slug):
     """Show a championship: categories with their registration dates, schedule and entry lists."""
     championship = get_championship(request, slug)
     return render(

@@ -42,7 +42,7 @@ def attempt_of(result: Result) -> timing.Attempt:
     )
 
 
-def round_advance(round_: Round) -> advancement.Advance | None:
+def advance_of(round_: Round) -> advancement.Advance | None:
     """Return the round's advancement settings for the rules, or ``None``."""
     if round_.advance == Round.Advance.OVERALL:
         return advancement.Advance(overall=round_.advance_count)
@@ -127,7 +127,7 @@ def standings_compute(
         standings = ranking.award_prizes(
             standings, prize_places=rules.prize_places, title=rules.title_to_best_official
         )
-    advance = round_advance(round_)
+    advance = advance_of(round_)
     qualified = (
         advancement.qualifiers(
             standings, advance, unofficial_only_if_better=rules.unofficial_advance_only_if_better
@@ -167,7 +167,7 @@ INPUT_FIELDS = [
 ]
 
 
-def round_results(round_: Round, *, officiality: bool = True):
+def results_for_ranking(round_: Round, *, officiality: bool = True):
     """Return the round's results with what the rules need, in a fixed number of queries.
 
     Without ``officiality`` only the columns the ranking reads are loaded, as
@@ -251,7 +251,7 @@ def standings_recompute(*, round_: Round) -> list[Result]:
         .get(pk=round_.pk)
     )
     ranking_row = lock_ranking(round_.pk)
-    results = round_results(round_)
+    results = results_for_ranking(round_)
     before = {result.pk: _derived(result) for result in results}
     ranked = standings_compute(round_, results)
     _store(ranked, before, DERIVED_FIELDS)
@@ -283,7 +283,7 @@ def standings_ensure(round_: Round) -> bool:
         version = locked.version
         if ranking_row.version >= version:
             return False
-        results = round_results(locked, officiality=False)
+        results = results_for_ranking(locked, officiality=False)
         before = {result.pk: _derived(result) for result in results}
         ranked = standings_compute(locked, results, officiality=False, only=set())
         _store(ranked, before, RANK_FIELDS)

@@ -83,7 +83,7 @@ def refusing_unknown_heats(view):
     return wrapped
 
 
-def heat_key(heat: str) -> str:
+def heat_key_or_404(heat: str) -> str:
     """Return ``heat`` if it can be a heat's key, or "" (all heats); raise 404 if it cannot.
 
     The key goes into an ETag header, a cache key and a query: a NUL, a line break
@@ -96,7 +96,7 @@ def heat_key(heat: str) -> str:
 
 def heat_asked(request) -> str:
     """Return the heat a page shows (``?heat=``), or "" for all; raise 404 for no heat's key."""
-    return heat_key(request.GET.get("heat", ""))
+    return heat_key_or_404(request.GET.get("heat", ""))
 
 
 def poll_state(championship_slug: str, round_key: str, heat: str = "") -> tuple[int, int, str]:
@@ -105,7 +105,7 @@ def poll_state(championship_slug: str, round_key: str, heat: str = "") -> tuple[
     Raise 404 for an unknown round, and for a ``heat`` the round does not have.
     """
     with connection.cursor() as cursor:
-        cursor.execute(POLL_STATE, [heat_key(heat), championship_slug, round_key])
+        cursor.execute(POLL_STATE, [heat_key_or_404(heat), championship_slug, round_key])
         row = cursor.fetchone()
     if row is None:
         raise Http404(_("There is no such round."))

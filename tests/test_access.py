@@ -16,7 +16,8 @@ from rest_framework.authtoken.models import Token
 from championship.models import ChampionshipRole, Seat
 from championship.services import tables_create
 from control import rounds
-from judging.services import CaptureInput, capture_record
+from judging.capture_kinds import CaptureInput
+from judging.services import capture_record
 from results.services import standings_recompute
 from tests import factories
 from tests.factories import NEXT_YEAR

@@ -20,6 +20,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api import parsers
+from championship import jsonbounds
 from championship.models import Championship, ChampionshipRole, Seat
 from championship.rulesets import CATEGORY_KINDS
 from control import rounds
@@ -287,7 +288,7 @@ def test_a_body_without_length_is_read_up_to_one_byte_over_the_limit():
     ],
 )
 def test_the_depth_is_counted_on_the_bytes_without_the_strings(text, levels):
-    assert parsers.depth(text.encode()) == levels
+    assert jsonbounds.deepest(text.encode()) == levels
 
 
 @pytest.fixture

@@ -395,7 +395,8 @@ def test_the_schedule_time_up_and_own_starts_come_back_as_they_were(db):
 
 def test_check_ins_payments_rankings_and_confirmations_come_back(db):
     """What the day's tools set (check-in, payment, seeding, confirmation) survives a move."""
-    from judging.services import CaptureConflict, CaptureInput, capture_record
+    from judging.capture_kinds import CaptureConflict, CaptureInput
+    from judging.services import capture_record
 
     championship = import_document(example())
 

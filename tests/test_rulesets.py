@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from championship import rulesets
-from championship.rulesets import RulesetError, effective_rules, get_preset
+from championship import presets, rulesets
+from championship.presets import effective_rules, get_preset
+from championship.rulesets import RulesetError
 
 RULES_MD = Path(__file__).parent / "data" / "rules" / "RULES.md"
 
@@ -208,7 +209,7 @@ def test_category_table_rows_are_the_checked_ones():
     assert [row[0] for row in rows] == list(CATEGORY_ROWS)
 
 
-@pytest.mark.parametrize("preset", rulesets.PRESET_KEYS)
+@pytest.mark.parametrize("preset", presets.PRESET_KEYS)
 @pytest.mark.parametrize("kind", list(CATEGORY_ROWS))
 def test_category_defaults_follow_the_categories_table(preset, kind):
     """Members, pieces and time limit are the same everywhere; rogaland sets capacity and fee."""

@@ -26,9 +26,10 @@ from django_countries import countries
 from championship import l10n
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
 from control import rounds
+from judging.capture_kinds import CaptureInput
 from judging.models import Capture
 from judging.selectors import capture_values
-from judging.services import CaptureInput, capture_record
+from judging.services import capture_record
 from registration import services as registration_services
 from registration import validation
 from tests import factories

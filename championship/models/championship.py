@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from championship import bounds, rulesets
+from championship import bounds, presets, rulesets
 from championship.rules import deadline
 
 
@@ -121,7 +121,7 @@ class Championship(models.Model):
     @cached_property
     def rules(self) -> rulesets.Ruleset:
         """Return the effective rules: the preset with this championship's overrides."""
-        return rulesets.effective_rules(self.ruleset, self.rule_overrides)
+        return presets.effective_rules(self.ruleset, self.rule_overrides)
 
     @property
     def tzinfo(self) -> zoneinfo.ZoneInfo:
@@ -162,7 +162,7 @@ class Championship(models.Model):
     def clean(self):
         super().clean()
         try:
-            rulesets.effective_rules(self.ruleset, self.rule_overrides)
+            presets.effective_rules(self.ruleset, self.rule_overrides)
         except rulesets.RulesetError as error:
             field = "ruleset" if error.parameter == "ruleset" else "rule_overrides"
             raise ValidationError({field: error.args[0]}) from None

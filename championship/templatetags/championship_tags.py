@@ -3,7 +3,7 @@
 from django import template
 from django.utils.translation import get_language_info, gettext
 
-from championship import l10n, rulesets
+from championship import l10n, presets, rulesets
 
 register = template.Library()
 
@@ -27,7 +27,7 @@ def preset_title(key: str) -> str:
     """Return a ruleset preset's title ("Pussel-SM"), without the code organisers know it by."""
     try:
         # The national titles are names and stay as they are; the neutral one is translated.
-        return gettext(rulesets.get_preset(key).title)
+        return gettext(presets.get_preset(key).title)
     except rulesets.RulesetError:
         return key
 

@@ -12,7 +12,7 @@ from registration import places
 
 @require_GET
 @organiser_required
-def manage(request, championship):
+def control_room(request, championship):
     """Show the organiser's control room of a championship."""
     return render(
         request,

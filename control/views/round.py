@@ -181,7 +181,7 @@ def round_advancement(request, championship, round):
 
 @require_POST
 @organiser_required
-def round_seat(request, championship, round):
+def seat(request, championship, round):
     """Form the round's heats and seat its entries (again, until a heat starts)."""
     round_ = round_or_404(championship, round)
     form = SeatForm(request.POST, round_=round_, first_round=rounds.previous_round(round_) is None)
@@ -217,7 +217,7 @@ def round_seat(request, championship, round):
 
 @require_POST
 @organiser_required
-def round_publish(request, championship, round):
+def publish(request, championship, round):
     """Publish the round's seating: entrants see their heat and table."""
     round_ = round_or_404(championship, round)
 
@@ -304,7 +304,7 @@ def _start_or_ask(request, round_: Round, heats: list[Heat], action) -> HttpResp
 
 @require_POST
 @organiser_required
-def round_start(request, championship, round):
+def start(request, championship, round):
     """Start every heat of the round not yet started; ask first if their tables are in use."""
     round_ = round_or_404(championship, round)
 
@@ -322,7 +322,7 @@ def round_start(request, championship, round):
 
 @require_POST
 @organiser_required
-def round_close(request, championship, round):
+def close(request, championship, round):
     """Call time-up in every running heat of the round."""
     round_ = round_or_404(championship, round)
 
@@ -337,7 +337,7 @@ def round_close(request, championship, round):
 
 @require_POST
 @organiser_required
-def round_advance(request, championship, round):
+def advance(request, championship, round):
     """Seat the qualified of the round in the next round, by placement."""
     round_ = round_or_404(championship, round)
 
@@ -356,7 +356,7 @@ def _heat(round_: Round, key: str) -> Heat:
 
 @require_POST
 @organiser_required
-def heat_start(request, championship, round, heat):
+def start_heat(request, championship, round, heat):
     """Start one heat's clock; ask first if its tables are still in use by a running heat."""
     round_ = round_or_404(championship, round)
     heat_ = _heat(round_, heat)
@@ -373,7 +373,7 @@ def heat_start(request, championship, round, heat):
 
 @require_POST
 @organiser_required
-def heat_close(request, championship, round, heat):
+def close_heat(request, championship, round, heat):
     """Call time-up in one heat."""
     round_ = round_or_404(championship, round)
     heat_ = _heat(round_, heat)
@@ -398,7 +398,7 @@ def _seat(round_: Round, pk: int) -> Seat:
 
 @require_POST
 @organiser_required
-def seat_move(request, championship, round, seat):
+def move_seat(request, championship, round, seat):
     """Move an entry to another heat, table or position (until the seating is published)."""
     round_ = round_or_404(championship, round)
     seat_ = _seat(round_, seat)
@@ -450,7 +450,7 @@ def _own_start(heat: Heat, at: time) -> datetime:
 
 @require_POST
 @organiser_required
-def seat_start(request, championship, round, seat):
+def start_seat(request, championship, round, seat):
     """Give one entry its own start, at a clock time of the championship's zone."""
     round_ = round_or_404(championship, round)
     seat_ = _seat(round_, seat)

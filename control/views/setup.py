@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from championship import l10n, rulesets, services
+from championship import l10n, presets, services
 from championship.errors import RoundStateError
 from championship.models import Championship, Round
 from championship.permissions import organiser_required
@@ -76,7 +76,7 @@ def create_required(view):
 
 
 def _preset(value) -> str | None:
-    return value if value in rulesets.PRESETS else None
+    return value if value in presets.PRESETS else None
 
 
 def _filled(preset: str | None, step_one: dict) -> tuple[NewChampionshipForm, object]:

@@ -12,8 +12,9 @@ from playwright.sync_api import expect
 
 from championship.models import ChampionshipRole, Seat
 from control import rounds
+from judging.capture_kinds import CaptureInput
 from judging.models import Capture
-from judging.services import CaptureInput, capture_record
+from judging.services import capture_record
 from results.models import Result
 from tests import factories
 

@@ -15,8 +15,9 @@ from championship.models import ChampionshipRole, Heat
 from championship.services import tables_create
 from control import rounds
 from control.rounds import SeatingPlan
+from judging.capture_kinds import CaptureInput
 from judging.models import Capture
-from judging.services import CaptureInput, capture_record
+from judging.services import capture_record
 from tests import factories
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

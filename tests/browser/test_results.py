@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 from championship.models import ChampionshipRole
 from championship.services import tables_create
 from control import rounds
-from judging.services import CaptureInput, capture_record
+from judging.capture_kinds import CaptureInput
+from judging.services import capture_record
 from tests import factories
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

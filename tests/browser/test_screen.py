@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from championship.models import ChampionshipRole
 from championship.services import tables_create
 from control import rounds
-from judging.services import CaptureInput, capture_record
+from judging.capture_kinds import CaptureInput
+from judging.services import capture_record
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories

@@ -11,8 +11,9 @@ from django.utils import timezone
 from championship.models import ChampionshipRole
 from championship.services import tables_create
 from control import rounds
+from judging.capture_kinds import CaptureConflict, CaptureInput
 from judging.models import Capture
-from judging.services import CaptureConflict, CaptureInput, capture_record
+from judging.services import capture_record
 from results.models import Result
 from tests import factories
 

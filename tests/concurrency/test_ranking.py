@@ -12,7 +12,8 @@ from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
 from control import rounds
 from judging import services as judging_services
-from judging.services import CaptureInput, capture_record
+from judging.capture_kinds import CaptureInput
+from judging.services import capture_record
 from results.models import Result, RoundRanking
 from results.services import DERIVED_FIELDS, lock_ranking, standings_ensure, standings_recompute
 from tests import factories

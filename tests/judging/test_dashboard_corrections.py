@@ -14,8 +14,9 @@ from django.utils.html import escape
 from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
 from control import rounds
+from judging.capture_kinds import CaptureInput
 from judging.models import Capture
-from judging.services import CaptureInput, capture_record
+from judging.services import capture_record
 from registration.models import Entry
 from results.models import Result
 from results.services import standings_ensure

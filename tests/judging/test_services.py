@@ -10,13 +10,9 @@ from championship.models import ChampionshipRole
 from championship.services import tables_create
 from control import rounds
 from judging import services as judging_services
+from judging.capture_kinds import CaptureConflict, CaptureForbidden, CaptureInput
 from judging.models import Capture
-from judging.services import (
-    CaptureConflict,
-    CaptureForbidden,
-    CaptureInput,
-    capture_record,
-)
+from judging.services import capture_record
 from results.models import Result, RoundRanking
 from results.services import standings_ensure
 from tests import factories

@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from championship.models import ChampionshipRole, Seat
 from control import rounds
-from judging.services import CaptureInput, capture_record
+from judging.capture_kinds import CaptureInput
+from judging.services import capture_record
 from tests import factories
 
 pytestmark = pytest.mark.django_db

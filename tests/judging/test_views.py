@@ -15,8 +15,9 @@ from rest_framework.test import APIClient
 from championship import services as championship_services
 from championship.models import ChampionshipRole, Seat
 from control import rounds
+from judging.capture_kinds import CaptureInput
 from judging.models import Capture
-from judging.services import CaptureInput, capture_record
+from judging.services import capture_record
 from results.models import Result
 from tests import factories
 

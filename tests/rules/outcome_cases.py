@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from championship import rulesets
+from championship import presets
 
 CASES_FILE = Path(__file__).parents[1] / "data" / "rules" / "outcomes.json"
 DURATION = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)(?:\.(\d{3}))?$")
@@ -38,7 +38,7 @@ def cases() -> list[dict]:
     """Return every case, with its effective rules and expectations in milliseconds."""
     prepared = []
     for case in json.loads(CASES_FILE.read_text("utf-8"))["cases"]:
-        rules = rulesets.effective_rules(case["preset"], case.get("overrides"))
+        rules = presets.effective_rules(case["preset"], case.get("overrides"))
         expect = case["expect"]
         if "error" not in expect:
             expect = {

@@ -5,8 +5,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from championship.presets import get_preset
 from championship.rules.deadline import days_before, registration_deadline
-from championship.rulesets import get_preset
 
 OSLO = zoneinfo.ZoneInfo("Europe/Oslo")
 STOCKHOLM = zoneinfo.ZoneInfo("Europe/Stockholm")

@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 
+from championship.presets import get_preset
 from championship.rules.eligibility import (
     ADULT_REQUIRED,
     BELOW_MINIMUM_AGE,
@@ -20,7 +21,6 @@ from championship.rules.eligibility import (
     eligibility,
     officiality,
 )
-from championship.rulesets import get_preset
 
 ROGALAND, SM, DM = (get_preset(key).rules for key in ("rogaland", "sm", "dm"))
 DAY = date(2026, 3, 14)

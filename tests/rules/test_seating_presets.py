@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from championship.presets import PRESETS
 from championship.rules.seating import (
     ORDERS,
     SeatingError,
@@ -12,7 +13,6 @@ from championship.rules.seating import (
     split_by_sizes,
     split_into_heats,
 )
-from championship.rulesets import PRESETS
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from championship.presets import get_preset
 from championship.rules.timing import (
     COMPLETED,
     DNS,
@@ -18,7 +19,6 @@ from championship.rules.timing import (
     elapsed_ms,
     outcome,
 )
-from championship.rulesets import get_preset
 
 ROGALAND, SM, DM = (get_preset(key).rules for key in ("rogaland", "sm", "dm"))
 PRESETS = {"rogaland": ROGALAND, "sm": SM, "dm": DM}

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from championship.presets import get_preset
 from championship.rules.ranking import Ranked, rank
 from championship.rules.timing import FINISHED, UNFINISHED, Attempt, outcome
-from championship.rulesets import get_preset
 
 DATA = Path(__file__).parent.parent / "data" / "wjpc2024" / "individual_results.json"
 ROWS = json.loads(DATA.read_text(encoding="utf-8"))

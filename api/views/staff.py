@@ -11,16 +11,16 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.response import Response
 
-from api import serializers
+from api import inputs, serializers
 from api.parsers import JSONParser
 from api.permissions import IsChampionshipOrganiser
-from api.views import (
+from api.views.base import (
     FORBIDDEN,
-    NOT_FOUND,
     SLUG,
+    STAFF_ERRORS,
     UNAUTHENTICATED,
     ApiView,
-    get_championship,
+    championship_or_404,
 )
 from championship import staff_links
 from championship.models import SignInLink
@@ -50,13 +50,11 @@ class JudgesView(ApiView):
         parameters=[SLUG],
         responses={
             200: serializers.StaffMemberSerializer(many=True),
-            401: UNAUTHENTICATED,
-            403: FORBIDDEN,
-            404: NOT_FOUND,
+            **STAFF_ERRORS,
         },
     )
     def get(self, request, championship_slug):
-        championship = get_championship(championship_slug)
+        championship = championship_or_404(championship_slug)
         self.check_object_permissions(request, championship)
         links = staff_links.latest_links(championship)
         for link in links:
@@ -77,19 +75,17 @@ class JudgesView(ApiView):
             "is false. For the championship's organisers."
         ),
         parameters=[SLUG],
-        request=serializers.StaffInputSerializer,
+        request=inputs.StaffInputSerializer,
         responses={
             201: serializers.StaffLinkSerializer,
             400: OpenApiResponse(OpenApiTypes.OBJECT, description='{"field": ["message"]}'),
-            401: UNAUTHENTICATED,
-            403: FORBIDDEN,
-            404: NOT_FOUND,
+            **STAFF_ERRORS,
         },
     )
     def post(self, request, championship_slug):
-        championship = get_championship(championship_slug)
+        championship = championship_or_404(championship_slug)
         self.check_object_permissions(request, championship)
-        data = serializers.StaffInputSerializer(data=request.data)
+        data = inputs.StaffInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         try:
@@ -139,7 +135,7 @@ class JudgeView(ApiView):
         },
     )
     def delete(self, request, championship_slug, judge_id):
-        championship = get_championship(championship_slug)
+        championship = championship_or_404(championship_slug)
         self.check_object_permissions(request, championship)
         link = get_object_or_404(SignInLink, championship=championship, pk=judge_id)
         staff_links.link_revoke(link=link, by=request.user)

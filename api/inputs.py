@@ -1,0 +1,300 @@
+"""What the API reads from a request body or query: checked here, then given to a service."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.serializers import STAFF_ROLES, AdvanceSerializer
+from championship import bounds, presets, rulesets
+from championship.models import Category, Currency
+
+
+class ImportQuerySerializer(serializers.Serializer):
+    replace = serializers.BooleanField(
+        required=False, default=False, help_text="Replace a championship with the same slug."
+    )
+
+
+class MemberInputSerializer(serializers.Serializer):
+    """One member of a registration, as the form asks for it."""
+
+    name = serializers.CharField(max_length=200, allow_blank=True)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
+    birth_date = serializers.DateField(required=False, allow_null=True, default=None)
+    city = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
+    citizenship = serializers.JSONField(required=False, default=list)
+    region = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    years_in_region = serializers.IntegerField(
+        min_value=0, max_value=120, required=False, allow_null=True, default=None
+    )
+    publish_consent = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=(
+            "This member's consent to the publication of their name, home town and age "
+            "(as the preset publishes); omitted or null: the registration's `publish_consent`."
+        ),
+    )
+
+    def validate_country(self, value):
+        if value and not (len(value) == 2 and value.isalpha()):
+            raise serializers.ValidationError(_("Give a two-letter country code, e.g. NO."))
+        return value.upper()
+
+    def validate_citizenship(self, value):
+        codes = [value] if isinstance(value, str) else value
+        if not isinstance(codes, list) or not all(
+            isinstance(code, str) and len(code) == 2 and code.isalpha() for code in codes
+        ):
+            raise serializers.ValidationError(
+                _('Give two-letter country codes, e.g. "SE" or ["SE", "FI"].')
+            )
+        return [code.upper() for code in codes if code]
+
+
+class RegistrationInputSerializer(serializers.Serializer):
+    """A registration: the entry's name, its members, consent and the accompanying adult."""
+
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    members = MemberInputSerializer(many=True, allow_empty=False)
+    publish_consent = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=(
+            "Consent to publication for every member that does not say its own; the entry's "
+            "name is published only when every member consents."
+        ),
+    )
+    adult_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class RoundActionInputSerializer(serializers.Serializer):
+    """Options of a round action; all optional.
+
+    The championship's rules limit the `seat` options: `seating_first_round`
+    `prior_ranking` and `seating_later_rounds` `previous_placement` allow only the
+    order `seeding`; `heat_split` `equal` refuses `heat_sizes`; `check_in_required`
+    seats only checked-in entries in a category's first round, whatever
+    `checked_in_only` says. A refused option is answered 400 with the reason.
+    """
+
+    heat = serializers.SlugField(required=False, help_text="start: only this heat.")
+    heats = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text="seat: the number of heats (default: 1, or as many as `heat_sizes`).",
+    )
+    order = serializers.ChoiceField(
+        choices=["seeding", "registration", "random"],
+        required=False,
+        help_text=(
+            "seat: the seating order (default: seeding). `seeding` is the prior ranking "
+            "(then registration time) in a category's first round, the placement in the "
+            "previous round in a later one. Where the rules fix the order "
+            "(`seating_first_round` `prior_ranking`, `seating_later_rounds` "
+            "`previous_placement`) any other order is refused (400)."
+        ),
+    )
+    seed = serializers.IntegerField(required=False, help_text="seat: the seed of a random order.")
+    checked_in_only = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=(
+            "seat: only checked-in entries (first round). Where the rules require check-in "
+            "(`check_in_required`) only they are seated anyway, and the others become "
+            "walk-overs when the round's first heat starts."
+        ),
+    )
+    heat_sizes = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=100_000),
+        required=False,
+        allow_empty=True,
+        max_length=100,
+        help_text=(
+            "seat: the size of each heat, e.g. [20, 14]: one per heat, adding up to the "
+            "entries to seat; the best seeds are still dealt to the heats in turn. Only "
+            "where the rules leave the split to the organiser (`heat_split` `organiser`); "
+            "refused (400) where they make heats equal. Default: sizes differing by at "
+            "most one."
+        ),
+    )
+
+
+class AdjacentMissingField(serializers.IntegerField):
+    """A count of adjacent lost pieces; a boolean (an earlier release's) is kept as it came."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            return data
+        return super().to_internal_value(data)
+
+
+class CaptureInputSerializer(serializers.Serializer):
+    """One judge's capture, as the phone sends it."""
+
+    id = serializers.UUIDField(help_text="Generated on the phone; the same id again is a retry.")
+    round = serializers.SlugField(help_text="The round's key.")
+    entry = serializers.CharField(max_length=40, help_text="The entry's id.")
+    kind = serializers.ChoiceField(
+        choices=["finish", "confirm", "pieces", "incorrect", "dns", "dsq", "warning", "correction"]
+    )
+    at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The instant of the tap (ISO 8601), by the phone's corrected clock.",
+    )
+    missing_found = serializers.IntegerField(required=False, default=0, min_value=0)
+    missing_lost = serializers.IntegerField(required=False, default=0, min_value=0)
+    adjacent_missing = AdjacentMissingField(
+        required=False,
+        default=0,
+        min_value=0,
+        help_text=(
+            "Of the lost pieces, how many were missing side by side (0, or 2 and more; dm "
+            "charges no penalty for them). true and false, as phones of an earlier release "
+            "send, mean all the lost pieces and none."
+        ),
+    )
+    last_piece_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    pieces_placed = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0
+    )
+    pieces_remaining = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0
+    )
+    time = serializers.RegexField(
+        r"^\d+:[0-5]\d:[0-5]\d$",
+        max_length=20,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="correction: the corrected time H:MM:SS.",
+    )
+    status = serializers.ChoiceField(
+        choices=["", "finished", "unfinished", "dns", "dsq"],
+        required=False,
+        default="",
+        help_text="correction: the corrected status.",
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class StaffInputSerializer(serializers.Serializer):
+    """A person to add to the championship's staff, who signs in with a personal link."""
+
+    name = serializers.CharField(max_length=150)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
+    role = serializers.ChoiceField(
+        choices=STAFF_ROLES, help_text="`organiser` invites a co-organiser."
+    )
+    send_email = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Mail the link to `email` (when one is given).",
+    )
+
+
+# Creating a championship ---------------------------------------------------------------------
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "example": "2026-11-14T10:00",
+        "description": (
+            "ISO 8601. Without an offset, the wall-clock time in the championship's time zone."
+        ),
+    }
+)
+class WallClockOrAwareField(serializers.Field):
+    """A date and time with an offset, or without one (then local to the championship)."""
+
+    default_error_messages = {
+        "invalid": _("Give a date and time such as 2026-11-14T10:00, with or without an offset.")
+    }
+
+    def to_internal_value(self, data):
+        from django.utils.dateparse import parse_datetime
+
+        try:
+            value = parse_datetime(data) if isinstance(data, str) else None
+        except ValueError:
+            value = None
+        if value is None:
+            self.fail("invalid")
+        return value
+
+    def to_representation(self, value):
+        return value.isoformat()
+
+
+class RoundSetUpInputSerializer(serializers.Serializer):
+    """A round of a new category: its stage and, before the final, who advances."""
+
+    stage = serializers.ChoiceField(choices=list(rulesets.STAGES))
+    advance = AdvanceSerializer(
+        required=False,
+        help_text='{"overall": N}, or {"per_heat": N, "best_remaining": M}; none: nobody yet.',
+    )
+
+
+class CategorySetUpInputSerializer(serializers.Serializer):
+    """A category of a new championship; what is left out comes from the preset."""
+
+    kind = serializers.ChoiceField(choices=Category.Kind.choices)
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    min_members = serializers.IntegerField(min_value=1, max_value=20, required=False)
+    max_members = serializers.IntegerField(min_value=1, max_value=20, required=False)
+    pieces = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+    time_limit_minutes = serializers.IntegerField(
+        min_value=bounds.TIME_LIMIT_MINUTES_MIN,
+        max_value=bounds.TIME_LIMIT_MINUTES_MAX,
+        required=False,
+    )
+    capacity = serializers.IntegerField(
+        min_value=0, max_value=100_000, required=False, allow_null=True, help_text="Null: no limit."
+    )
+    fee = serializers.DecimalField(
+        max_digits=8, decimal_places=2, min_value=0, required=False, coerce_to_string=True
+    )
+    rounds = RoundSetUpInputSerializer(
+        many=True,
+        required=False,
+        min_length=1,
+        max_length=3,
+        help_text="In order, ending in the final. Left out: the preset's rounds.",
+    )
+
+
+class ChampionshipCreateSerializer(serializers.Serializer):
+    """A new championship from a preset; what is left out comes from the preset."""
+
+    preset = serializers.ChoiceField(choices=list(presets.PRESET_KEYS))
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=64)
+    starts_at = WallClockOrAwareField()
+    timezone = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="IANA, e.g. Europe/Stockholm. Default: the preset's.",
+    )
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    currency = serializers.ChoiceField(choices=Currency.choices, required=False)
+    language = serializers.ChoiceField(choices=settings.LANGUAGES, required=False)
+    categories = CategorySetUpInputSerializer(
+        many=True,
+        required=False,
+        min_length=1,
+        max_length=3,
+        help_text=(
+            "The categories to create, each kind once, each overriding the preset's values "
+            "for its kind. Left out: the preset's three categories."
+        ),
+    )

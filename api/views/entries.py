@@ -1,0 +1,121 @@
+"""Register an entry, with the registration form's rules and messages."""
+
+from __future__ import annotations
+
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from api import inputs, serializers
+from api.parsers import JSONParser
+from api.views.base import CATEGORY, NOT_FOUND, SLUG, TAG, ApiView
+from championship.models import Category
+from registration import services as registration_services
+from registration import validation
+from registration.forms import member_count_message
+from registration.notifications import manage_url
+from registration.validation import MemberData
+
+
+def registration_errors(error: DjangoValidationError) -> dict:
+    """Return a registration service's errors in the API's shape, with the form's messages.
+
+    ``members.N.field`` becomes ``{"members": [{}, …, {"field": [...]}]}`` (by the
+    member's position); ``__all__`` becomes ``non_field_errors``; a wrong number
+    of members is ``{"members": ["…"]}`` unless members have errors of their own,
+    when it joins ``non_field_errors``.
+    """
+    detail: dict = {}
+    general = list(error.message_dict.get(NON_FIELD_ERRORS, []))
+    members: list[dict] = []
+    for key, messages in error.message_dict.items():
+        if key.startswith("members."):
+            _members, index, field = key.split(".")
+            members.extend({} for _ in range(int(index) + 1 - len(members)))
+            members[int(index)].setdefault(field, []).extend(messages)
+        elif key not in (NON_FIELD_ERRORS, "members"):
+            detail[key] = list(messages)
+    count = list(error.message_dict.get("members", []))
+    if members:
+        detail["members"] = members
+        general += count
+    elif count:
+        detail["members"] = count
+    if general:
+        detail[api_settings.NON_FIELD_ERRORS_KEY] = general
+    return detail
+
+
+class EntryRegisterView(ApiView):
+    """Register an entry in a category: the same rules and messages as the form."""
+
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="entry_register",
+        parameters=[SLUG, CATEGORY],
+        request=inputs.RegistrationInputSerializer,
+        responses={
+            201: serializers.RegisteredSerializer,
+            400: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description='Invalid input: {"field": ["message"]}, members by position.',
+            ),
+            404: NOT_FOUND,
+        },
+    )
+    def post(self, request, championship_slug, category_key):
+        category = get_object_or_404(
+            Category.objects.select_related("championship"),
+            championship__slug=championship_slug,
+            key=category_key,
+        )
+        given = request.data.get("members") if isinstance(request.data, dict) else None
+        if isinstance(given, list) and len(given) > category.max_members:
+            # Refused before a serializer is built for each of them.
+            raise DRFValidationError({"members": [member_count_message(category)]})
+        data = inputs.RegistrationInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        members = [
+            MemberData(
+                name=member["name"],
+                email=member["email"],
+                birth_date=member["birth_date"],
+                city=member["city"],
+                country=member["country"],
+                citizenship=tuple(member["citizenship"]),
+                region=member["region"],
+                years_in_region=member["years_in_region"],
+                publish_consent=member["publish_consent"],
+            )
+            for member in data.validated_data["members"]
+        ]
+        try:
+            entry = registration_services.entry_register(
+                category=category,
+                members=members,
+                name=data.validated_data["name"],
+                publish_consent=data.validated_data["publish_consent"],
+                adult_name=data.validated_data["adult_name"],
+                language=get_language(),
+            )
+        except DjangoValidationError as error:
+            return Response(registration_errors(error), status=status.HTTP_400_BAD_REQUEST)
+        explained = validation.explain_officiality(category, members)
+        body = {
+            "id": entry.ref,
+            "status": entry.status,
+            "official": explained.official,
+            "fee": entry.fee,
+            "currency": category.championship.currency,
+            "manage_url": manage_url(entry),
+        }
+        return Response(serializers.RegisteredSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,69 @@
+"""A round's live results, answered 304 while the round's version is unchanged."""
+
+from __future__ import annotations
+
+from django.utils.http import parse_etags
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+
+from api import serializers
+from api.views.base import ROUND, SLUG, TAG, PublicApiView
+from championship.models import Round
+from results.selectors import round_standings
+
+
+def etag_matches(header: str, etag: str) -> bool:
+    """Return whether an ``If-None-Match`` header matches ``etag`` (weak comparison)."""
+    tags = parse_etags(header)
+    return "*" in tags or etag in (tag.removeprefix("W/") for tag in tags)
+
+
+class RoundResultsView(PublicApiView):
+    @extend_schema(
+        tags=[TAG],
+        summary="Show a round's standings",
+        description=(
+            'Answers carry `ETag: "<round id>-<version>"`; send it back in `If-None-Match` '
+            "to get 304 Not Modified while the results are unchanged. Names appear only "
+            "for entries that consented to publication."
+        ),
+        parameters=[
+            SLUG,
+            ROUND,
+            OpenApiParameter(
+                "If-None-Match",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="The ETag of an earlier answer.",
+            ),
+        ],
+        responses={
+            200: serializers.RoundStandingsSerializer,
+            304: OpenApiResponse(description="Not modified since the answer with this ETag."),
+            404: OpenApiResponse(
+                serializers.ErrorSerializer, description="Unknown championship or round."
+            ),
+        },
+    )
+    def get(self, request, championship_slug, round_key):
+        # One cheap query, before anything else: a poller with a fresh copy gets 304 from it.
+        found = (
+            Round.objects.filter(championship__slug=championship_slug, key=round_key)
+            .values("id", "version", "key", "state")
+            .first()
+        )
+        if found is None:
+            raise NotFound(_("There is no such round in this championship."))
+        etag = '"{id}-{version}"'.format(**found)
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if etag_matches(request.headers.get("If-None-Match", ""), etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        # The row just read is all that round_standings needs of the round; from_db takes
+        # the loaded fields in the model's order and defers the others.
+        names = [field.attname for field in Round._meta.concrete_fields if field.attname in found]
+        round_ = Round.from_db(Round.objects.db, names, [found[name] for name in names])
+        return Response(round_standings(round_), headers=headers)

@@ -1,0 +1,234 @@
+"""A result as the captures make it: the recorded attempt, its outcome by the rules, and what a
+new capture may still change."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from championship.models import Round, Seat
+from championship.rules import timing
+from judging.capture_kinds import (
+    HEAD_JUDGE_KINDS,
+    RECORDED,
+    RECORDING_KINDS,
+    CaptureConflict,
+    CaptureInput,
+    Kind,
+)
+from judging.models import Capture
+from results.models import Result
+
+IMPORTED = object()
+TIME_UP_CHANGE = gettext_lazy(
+    "Time is up: a recorded result changes only by a head judge's correction, with a reason."
+)
+
+
+def _recorder(result: Result):
+    """Return who recorded the result's time or count: a judge's id, ``IMPORTED`` or ``None``."""
+    if result.pk is None or result.status not in RECORDED:
+        return None
+    last = (
+        Capture.objects.filter(
+            round=result.round_id, entry=result.entry_id, kind__in=RECORDING_KINDS
+        )
+        .order_by("-received_at", "-id")
+        .select_related("judge")
+        .first()
+    )
+    if last is None:
+        return IMPORTED if result.imported else None
+    return last
+
+
+def _later_round_seated(round_: Round) -> bool:
+    return Round.objects.filter(
+        category=round_.category_id, order__gt=round_.order, seats__isnull=False
+    ).exists()
+
+
+def check_against_result(
+    data: CaptureInput, result: Result, judge, *, seat: Seat, round_: Round, now: datetime
+) -> None:
+    """Refuse what would change a result that is no longer the judge's to change.
+
+    A judge records an entry's result and shows it to the entrant, who confirms
+    it; until then the judge who recorded it may still amend it. Nobody else
+    overwrites it but a head judge, with a correction and its reason. Once the
+    entry's time is up (or the round is closed), captures still complete a
+    result (a finish tapped in time and delivered late, its missing pieces, the
+    piece count at time-up, a confirmation, a no-show) but no capture changes a
+    recorded one except a head judge's correction; and none at all once a later
+    round is seated from this one's results.
+    """
+    kind = data.kind
+    recorded = result.status in RECORDED
+    time_up = round_.state in (Round.State.CLOSED, Round.State.PUBLISHED) or (
+        seat.time_up_at is not None and now >= seat.time_up_at
+    )
+    if kind == Kind.WARNING:
+        return
+    if kind in HEAD_JUDGE_KINDS and _later_round_seated(round_):
+        raise CaptureConflict(
+            _("The next round is seated from this round's results: they can no longer change.")
+        )
+    if kind == Kind.CORRECTION:
+        return
+    if kind in (Kind.DNS, Kind.DSQ):
+        if kind == Kind.DNS and recorded:
+            raise CaptureConflict(
+                _("This entry has a recorded result: correct it instead, with a reason.")
+            )
+        if time_up and result.status != Result.Status.PENDING:
+            raise CaptureConflict(TIME_UP_CHANGE)
+        return
+    if result.confirmed_at is not None:
+        raise CaptureConflict(
+            _("The result is confirmed: only a head judge can correct it, with a reason.")
+        )
+    if kind == Kind.CONFIRM:
+        if not recorded:
+            raise ValidationError({"kind": [_("There is no time or piece count to confirm.")]})
+        return
+    if result.status in (Result.Status.DNS, Result.Status.DSQ):
+        raise CaptureConflict(_("The entry did not start or is disqualified."))
+    if not recorded:
+        return
+    recorder = _recorder(result)
+    if recorder is IMPORTED:
+        raise CaptureConflict(
+            _("This entry's result was imported: only a head judge can correct it, with a reason.")
+        )
+    if recorder is not None and recorder.judge_id != judge.pk:
+        raise CaptureConflict(
+            _("%(judge)s already recorded this entry's result: only a head judge can change it.")
+            % {"judge": recorder.judge.get_username()}
+        )
+    if not time_up:
+        return
+    # Time is up: the judge may still complete their own record, not replace it.
+    has_time = result.time_ms is not None
+    same_tap = (
+        kind == Kind.FINISH
+        and recorder is not None
+        and recorder.kind == Kind.FINISH
+        and recorder.device_at == data.at
+    )
+    if same_tap or kind == Kind.INCORRECT or (kind == Kind.PIECES and not has_time):
+        return
+    raise CaptureConflict(TIME_UP_CHANGE)
+
+
+def _baseline(result: Result) -> tuple[str, datetime | None, dict]:
+    """Return where a result's captures start from: nothing, or what an import gave."""
+    fields = {
+        "time_ms": None,
+        "missing_found": 0,
+        "missing_lost": 0,
+        "adjacent_missing": 0,
+        "last_piece_ms": None,
+        "pieces_placed": None,
+        "incorrect": False,
+    }
+    imported = result.imported
+    if not imported:
+        return Result.Status.PENDING, None, fields
+    fields.update({name: imported[name] for name in fields if name in imported})
+    confirmed = imported.get("confirmed_at")
+    return (
+        imported.get("status", Result.Status.PENDING),
+        datetime.fromisoformat(confirmed) if confirmed else None,
+        fields,
+    )
+
+
+def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> Result:
+    """Set a result's inputs from its captures, in the order they were received.
+
+    The captures apply to what an import gave the result (a restored
+    championship keeps its results), or to nothing. A finish is timed from the
+    entry's start as it is now: when a later start of its own is set after the
+    tap (the taped bag), the time follows it. ``seat`` is the entry's seat in the
+    round, with its heat, when the caller has it at hand.
+    """
+    captures = Capture.objects.filter(round=result.round_id, entry=result.entry_id).order_by(
+        "received_at", "id"
+    )
+    if seat is None:
+        seat = (
+            Seat.objects.select_related("heat__round__category")
+            .filter(round_id=result.round_id, entry_id=result.entry_id)
+            .first()
+        )
+    status, confirmed_at, fields = _baseline(result)
+    for capture in captures:
+        kind = capture.kind
+        if kind == Kind.FINISH:
+            status, confirmed_at = Result.Status.FINISHED, None
+            elapsed, last_piece = capture.elapsed_ms, capture.last_piece_ms
+            if seat is not None and capture.device_at and seat.heat.started_at:
+                now_elapsed = timing.elapsed_ms(
+                    max(capture.device_at, seat.start), seat.heat.started_at, seat.started_at
+                )
+                if last_piece is not None:
+                    last_piece -= elapsed - now_elapsed
+                elapsed = now_elapsed
+            fields.update(
+                time_ms=elapsed,
+                missing_found=capture.missing_found,
+                missing_lost=capture.missing_lost,
+                adjacent_missing=capture.adjacent_missing,
+                last_piece_ms=last_piece,
+                pieces_placed=None,
+                incorrect=False,
+            )
+        elif kind in (Kind.PIECES, Kind.INCORRECT):
+            placed = (
+                capture.pieces_placed
+                if capture.pieces_placed is not None
+                else pieces - capture.pieces_remaining
+            )
+            fields["pieces_placed"] = placed
+            if kind == Kind.INCORRECT:
+                # "TIME" declared with misplaced pieces: the time stays on record and the
+                # rules rank the entry by its correctly placed pieces.
+                fields["incorrect"] = True
+                has_time = fields["time_ms"] is not None
+                status = Result.Status.FINISHED if has_time else Result.Status.UNFINISHED
+            else:
+                status = Result.Status.UNFINISHED
+                fields.update(incorrect=False, time_ms=None)
+            confirmed_at = None
+        elif kind == Kind.CONFIRM:
+            confirmed_at = capture.received_at
+        elif kind in (Kind.DNS, Kind.DSQ):
+            status = kind
+        elif kind == Kind.CORRECTION:
+            target = capture.payload.get("status") or status
+            if target in Result.Status.values:
+                status = target
+            if capture.elapsed_ms is not None:
+                fields["time_ms"] = capture.elapsed_ms
+            fields.update(
+                missing_found=capture.missing_found,
+                missing_lost=capture.missing_lost,
+                adjacent_missing=capture.adjacent_missing,
+            )
+            if capture.pieces_placed is not None or capture.pieces_remaining is not None:
+                fields["pieces_placed"] = (
+                    capture.pieces_placed
+                    if capture.pieces_placed is not None
+                    else pieces - capture.pieces_remaining
+                )
+            confirmed_at = confirmed_at or capture.received_at
+    if status == Result.Status.FINISHED and fields["time_ms"] is None:
+        has_count = fields["pieces_placed"] is not None
+        status = Result.Status.UNFINISHED if has_count else Result.Status.PENDING
+    result.status, result.confirmed_at = status, confirmed_at
+    for name, value in fields.items():
+        setattr(result, name, value)
+    return result
