@@ -1,4 +1,4 @@
-"""Amounts and time zones as a reader of the page's language says them.
+"""Amounts, time zones and durations as a reader of the page's language says them.
 
 money
     An amount with its currency: "200 kr" where the currency is the language's
@@ -7,8 +7,12 @@ money
 zone name
     The championship's time zone as people say it ("Norwegian time") where the
     site knows one, else its IANA name ("Europe/Helsinki").
+duration
+    A time as ``H:MM:SS`` ("0:42:17"), truncated to the second: on result lists,
+    the judge's phone, the API and the interchange format alike.
 """
 
+import re
 from decimal import Decimal
 
 from django.template.defaultfilters import floatformat
@@ -42,3 +46,23 @@ def zone_name(zone: str) -> str:
         "Europe/Copenhagen": _("Danish time"),
     }
     return names.get(zone, zone)
+
+
+DURATION = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)$")
+
+
+def format_duration(ms: int | None) -> str | None:
+    """Return a duration as ``H:MM:SS``, truncated to the second (``None`` stays ``None``)."""
+    if ms is None:
+        return None
+    seconds = ms // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def parse_duration(text: str) -> int:
+    """Return ``H:MM:SS`` in milliseconds; raise ``ValueError`` for anything else."""
+    match = DURATION.match(text.strip()) if isinstance(text, str) else None
+    if not match:
+        raise ValueError(f'"{text}" is not a time H:MM:SS')
+    hours, minutes, seconds = (int(part) for part in match.groups())
+    return ((hours * 60 + minutes) * 60 + seconds) * 1000

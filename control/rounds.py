@@ -49,24 +49,6 @@ class SeatingPlan:
     heat_sizes: Sequence[int] = ()
 
 
-def previous_round(round_: Round) -> Round | None:
-    """Return the round of the same category just before ``round_``."""
-    return (
-        Round.objects.filter(category=round_.category_id, order__lt=round_.order)
-        .order_by("-order")
-        .first()
-    )
-
-
-def next_round(round_: Round) -> Round | None:
-    """Return the round of the same category just after ``round_``."""
-    return (
-        Round.objects.filter(category=round_.category_id, order__gt=round_.order)
-        .order_by("order")
-        .first()
-    )
-
-
 def _members_prefetch():
     return Prefetch("members", queryset=Person.objects.order_by("memberships__position"))
 
@@ -76,7 +58,7 @@ def check_in_required(round_: Round) -> bool:
 
     That is the category's first round, when the rules require check-in (sm).
     """
-    return round_.category.championship.rules.check_in_required and previous_round(round_) is None
+    return round_.category.championship.rules.check_in_required and round_.previous_round() is None
 
 
 def _first_round_entries(round_: Round):
@@ -92,7 +74,7 @@ def round_entries(round_: Round, *, checked_in_only: bool = False) -> list[Entry
     the checked-in ones when asked, and always where the rules require check-in.
     A later round: the entries that qualified in the round before.
     """
-    before = previous_round(round_)
+    before = round_.previous_round()
     if before is None:
         entries = _first_round_entries(round_)
         if checked_in_only or check_in_required(round_):
@@ -109,7 +91,7 @@ def entries_not_checked_in(round_: Round) -> list[Entry]:
     Seating only the checked-in leaves them out; where the rules require check-in
     they become walk-overs when the round starts. Empty for a later round.
     """
-    if previous_round(round_) is not None:
+    if round_.previous_round() is not None:
         return []
     return list(_first_round_entries(round_).filter(checked_in_at__isnull=True).order_by("name"))
 
@@ -143,7 +125,7 @@ def _record_walkovers(round_: Round, at: datetime) -> int:
 def seating_order(round_: Round, entries: list[Entry], plan: SeatingPlan) -> list[Entry]:
     """Return ``entries`` in seating order: by seeding, registration time, or at random."""
     by_pk = {entry.pk: entry for entry in entries}
-    before = previous_round(round_)
+    before = round_.previous_round()
     if before is not None and plan.order == "seeding":
         standings_ensure(before)
         places = dict(
@@ -262,7 +244,7 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
         raise RoundStateError(_("The round has started: its seating can no longer change."))
     championship = round_.category.championship
     rules = championship.rules
-    first_round = previous_round(round_) is None
+    first_round = round_.previous_round() is None
     allowed = seating.allowed_orders(
         first_round=first_round,
         seating_first_round=rules.seating_first_round,
@@ -561,7 +543,7 @@ def results_final(round_: Round) -> bool:
 def round_advance(*, round_: Round, plan: SeatingPlan | None = None) -> Round:
     """Seat the qualified of a round in the next round, by placement: the winner at table 1."""
     round_ = round_lock(round_)
-    following = next_round(round_)
+    following = round_.next_round()
     if following is None:
         raise RoundStateError(_("This is the category's last round: nobody advances from it."))
     if not results_final(round_):
@@ -593,7 +575,7 @@ def round_set_advance(
     before the round can still do it when the results are in.
     """
     locked = round_lock(round_)
-    following = next_round(locked)
+    following = locked.next_round()
     if following is not None and following.seats.exists():
         raise RoundStateError(
             _("The next round is seated: advancement from this round can no longer change.")

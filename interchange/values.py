@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from championship import bounds
+from championship.l10n import parse_duration
 from interchange.format import _MISSING, FEE_MAX, INTEGER_MAX, SLUG, InterchangeError
-from results.selectors import parse_duration
 
 
 def _at(path: str, key: str) -> str:

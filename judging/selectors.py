@@ -23,15 +23,13 @@ from datetime import datetime, timedelta
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat, Table
 from championship.tokens import is_token
 from judging.models import Capture
 from registration.models import Entry
 from results.models import Result
-from results.selectors import format_duration
 from results.services import standings_ensure
-
-SEAT_LABELS = {1: "A", 2: "B"}
 
 WAITING = "waiting"
 PUZZLING = "puzzling"
@@ -177,7 +175,7 @@ def _seats(table: Table):
 
 def _label(seat: Seat) -> str:
     if seat.table.seats > 1:
-        return SEAT_LABELS.get(seat.position, str(seat.position))
+        return seat.position_letter
     return ""
 
 

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from championship.errors import RoundStateError
+from championship.l10n import parse_duration
 from championship.middleware import activate
 from championship.models import ChampionshipRole, Round
 from championship.permissions import has_role, role_required
@@ -36,7 +37,6 @@ from judging.capture_kinds import CaptureConflict, CaptureForbidden, CaptureInpu
 from judging.models import Capture
 from judging.services import capture_record
 from results.models import Result
-from results.selectors import parse_duration
 
 Role = ChampionshipRole.Role
 
@@ -239,6 +239,7 @@ def table_state(request, token):
 
 # The judge's pages are kept for when the venue's network is down; these static files with them.
 PHONE_ASSETS = (
+    "js/server_clock.js",
     "judging/judge.js",
     "judging/rules.js",
     "css/app.css",

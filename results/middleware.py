@@ -5,16 +5,15 @@ every poll finds the round unchanged. This middleware, placed right after the
 security and static-file middleware, answers those polls ``304 Not Modified``
 after one small query, without sessions, CSRF, messages or URL resolution. Any
 other request, and any poll of a changed round, goes on to the view, which
-answers the same way (``results.views``).
+answers the same way (both through ``results.live_poll``).
 """
 
 import re
 
 from django.conf import settings
-from django.http import Http404, HttpResponseNotModified
-from django.utils.http import parse_etags
+from django.http import Http404
 
-from results.views import poll_etag, poll_state
+from results.live_poll import etag_matches, not_modified, poll_etag, poll_state, with_poll_headers
 
 POLLED = re.compile(
     r"^/(?P<slug>[-a-zA-Z0-9_]+)/(?P<page>results|screen)/(?P<round>[-a-zA-Z0-9_]+)/$"
@@ -51,10 +50,6 @@ class UnchangedPollMiddleware:
         else:
             return None  # let the view work out the language
         etag = poll_etag(pk, version, language, FRAGMENTS[match["page"]], heat)
-        if etag not in parse_etags(header):
+        if not etag_matches(header, etag):
             return None
-        response = HttpResponseNotModified()
-        response["ETag"] = etag
-        response["Cache-Control"] = "no-cache"
-        response["Vary"] = "Cookie, Accept-Language, HX-Request"
-        return response
+        return with_poll_headers(not_modified(), etag)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from datetime import date
 
@@ -11,29 +10,11 @@ from django.db.models import Prefetch
 from django.db.models.functions import Coalesce
 
 from championship import bounds
+from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat
 from registration.models import Person
 from results.models import Result
 from results.services import entry_is_official, standings_ensure
-
-DURATION = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)$")
-
-
-def format_duration(ms: int | None) -> str | None:
-    """Return a duration as ``H:MM:SS``, truncated to the second (``None`` stays ``None``)."""
-    if ms is None:
-        return None
-    seconds = ms // 1000
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-
-
-def parse_duration(text: str) -> int:
-    """Return ``H:MM:SS`` in milliseconds; raise ``ValueError`` for anything else."""
-    match = DURATION.match(text.strip()) if isinstance(text, str) else None
-    if not match:
-        raise ValueError(f'"{text}" is not a time H:MM:SS')
-    hours, minutes, seconds = (int(part) for part in match.groups())
-    return ((hours * 60 + minutes) * 60 + seconds) * 1000
 
 
 def result_fields(result: Result) -> dict:

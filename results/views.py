@@ -7,15 +7,12 @@ served from the shared cache, so any number of app servers answer alike.
 
 from __future__ import annotations
 
-import re
 from functools import partial, wraps
 
 from django.conf import settings
-from django.db import connection
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -24,6 +21,16 @@ from championship import csvfile
 from championship.middleware import activate
 from championship.models import Championship, Round
 from results import selectors
+from results.live_poll import (
+    UnknownHeat,
+    etag_matches,
+    heat_key_or_404,
+    no_such_heat,
+    not_modified,
+    poll_etag,
+    poll_state,
+    with_poll_headers,
+)
 
 
 def _round(championship_slug: str, round_key: str) -> Round:
@@ -40,36 +47,6 @@ def _round(championship_slug: str, round_key: str) -> Round:
 LIVE_RENDERS_PER_SECOND = 4
 
 
-def _etag(round_: Round, *parts: str) -> str:
-    return '"' + "-".join([str(round_.pk), str(round_.version), *parts]) + '"'
-
-
-def _not_modified(request, etag: str) -> bool:
-    header = request.headers.get("If-None-Match")
-    return bool(header) and (etag in parse_etags(header) or header.strip() == "*")
-
-
-# The one query of an unchanged poll, written out: building it with the ORM costs
-# more than running it.
-POLL_STATE = (
-    "SELECT r.id, r.version, c.language,"
-    " EXISTS (SELECT 1 FROM championship_heat h WHERE h.round_id = r.id AND h.key = %s)"
-    " FROM championship_round r"
-    " JOIN championship_championship c ON c.id = r.championship_id"
-    " WHERE c.slug = %s AND r.key = %s"
-)
-# What a heat's key can be (a slug); anything else is no heat, and is never queried.
-HEAT_KEY = re.compile(r"[-a-zA-Z0-9_]{1,30}")
-
-
-class UnknownHeat(Http404):
-    """The page was asked for a heat the round does not have (answered 404, with the reason)."""
-
-
-def no_such_heat() -> UnknownHeat:
-    return UnknownHeat(_("There is no such heat in this round."))
-
-
 def refusing_unknown_heats(view):
     """Answer a request for a heat the round does not have with 404 and the reason."""
 
@@ -83,41 +60,9 @@ def refusing_unknown_heats(view):
     return wrapped
 
 
-def heat_key_or_404(heat: str) -> str:
-    """Return ``heat`` if it can be a heat's key, or "" (all heats); raise 404 if it cannot.
-
-    The key goes into an ETag header, a cache key and a query: a NUL, a line break
-    or any other character no key has is refused before it reaches them.
-    """
-    if heat and not HEAT_KEY.fullmatch(heat):
-        raise no_such_heat()
-    return heat
-
-
 def heat_asked(request) -> str:
     """Return the heat a page shows (``?heat=``), or "" for all; raise 404 for no heat's key."""
     return heat_key_or_404(request.GET.get("heat", ""))
-
-
-def poll_state(championship_slug: str, round_key: str, heat: str = "") -> tuple[int, int, str]:
-    """Return the round's id and version and the championship's language: one small query.
-
-    Raise 404 for an unknown round, and for a ``heat`` the round does not have.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(POLL_STATE, [heat_key_or_404(heat), championship_slug, round_key])
-        row = cursor.fetchone()
-    if row is None:
-        raise Http404(_("There is no such round."))
-    pk, version, language, heat_found = row
-    if heat and not heat_found:
-        raise no_such_heat()
-    return pk, version, language
-
-
-def poll_etag(pk: int, version: int, language: str, fragment: str, heat: str) -> str:
-    """Return the ETag of a polled fragment: the round's version, in a language, of a heat."""
-    return '"' + "-".join([str(pk), str(version), language, fragment, heat]) + '"'
 
 
 def _poll_language(request, championship_language: str) -> str:
@@ -140,7 +85,7 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
     language = _poll_language(request, championship_language)
     etag = poll_etag(pk, version, language, fragment, heat)
     html = None
-    if not _not_modified(request, etag):
+    if not etag_matches(request.headers.get("If-None-Match", ""), etag):
 
         def render_it():
             # Only a poll that renders needs the round itself (and its time zone).
@@ -160,14 +105,10 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
             latest=f"{name}:latest",
             per_second=LIVE_RENDERS_PER_SECOND,
         )
-        if _not_modified(request, served):
+        if etag_matches(request.headers.get("If-None-Match", ""), served):
             html = None
         etag = served
-    response = HttpResponseNotModified() if html is None else HttpResponse(html)
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    response["Vary"] = "Cookie, Accept-Language, HX-Request"
-    return response
+    return with_poll_headers(not_modified() if html is None else HttpResponse(html), etag)
 
 
 def _round_context(request, round_: Round, etag: str = "") -> dict:
@@ -234,7 +175,9 @@ def round_results(request, championship_slug, round_key):
     round_ = _round(championship_slug, round_key)
     activate(request, round_.category.championship)
     context = _round_context(
-        request, round_, _etag(round_, get_language(), "table", heat_asked(request))
+        request,
+        round_,
+        poll_etag(round_.pk, round_.version, get_language(), "table", heat_asked(request)),
     )
     return render(request, "results/round.html", context)
 
@@ -300,7 +243,7 @@ def screen(request, championship_slug, round_key):
     round_ = _round(championship_slug, round_key)
     championship = round_.category.championship
     activate(request, championship)
-    etag = _etag(round_, get_language(), "board", heat_asked(request))
+    etag = poll_etag(round_.pk, round_.version, get_language(), "board", heat_asked(request))
     clock = selectors.clock_state(round_)
     return render(
         request,

@@ -24,13 +24,13 @@ from api.views.base import (
     PublicApiView,
     championship_or_404,
 )
+from championship.l10n import format_duration, parse_duration
 from championship.middleware import activate
 from championship.models import Championship, Round
 from championship.rules import timing
 from judging import capture_kinds
 from judging import services as judging_services
 from registration.models import Entry
-from results.selectors import format_duration, parse_duration
 
 
 def capture_body(recorded) -> dict:

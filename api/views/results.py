@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -13,13 +12,8 @@ from rest_framework.response import Response
 from api import serializers
 from api.views.base import ROUND, SLUG, TAG, PublicApiView
 from championship.models import Round
+from results.live_poll import etag_matches
 from results.selectors import round_standings
-
-
-def etag_matches(header: str, etag: str) -> bool:
-    """Return whether an ``If-None-Match`` header matches ``etag`` (weak comparison)."""
-    tags = parse_etags(header)
-    return "*" in tags or etag in (tag.removeprefix("W/") for tag in tags)
 
 
 class RoundResultsView(PublicApiView):

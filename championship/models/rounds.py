@@ -140,6 +140,22 @@ class Round(models.Model):
             return {"per_heat": self.advance_count, "best_remaining": self.advance_best_remaining}
         return {}
 
+    def previous_round(self) -> Round | None:
+        """Return the round of the same category just before this one (``None``: the first)."""
+        return (
+            Round.objects.filter(category=self.category_id, order__lt=self.order)
+            .order_by("-order")
+            .first()
+        )
+
+    def next_round(self) -> Round | None:
+        """Return the round of the same category just after this one (``None``: the last)."""
+        return (
+            Round.objects.filter(category=self.category_id, order__gt=self.order)
+            .order_by("order")
+            .first()
+        )
+
     @classmethod
     def from_db(cls, db, field_names, values):
         return bounds.loaded(super().from_db(db, field_names, values), ("time_limit_minutes",))
@@ -297,6 +313,11 @@ class Seat(models.Model):
     def save(self, *args, **kwargs):
         self.round_id = self.heat.round_id
         super().save(*args, **kwargs)
+
+    @property
+    def position_letter(self) -> str:
+        """Return the seat's place at its table as cards and judges say it: A, B, …"""
+        return chr(ord("A") + self.position - 1) if 1 <= self.position <= 26 else str(self.position)
 
     @property
     def start(self):

@@ -41,11 +41,6 @@ def round_or_404(championship: Championship, key: str) -> Round:
     return round_
 
 
-def position_letter(seat: Seat) -> str:
-    """Return A or B, the seat's position at a table for two."""
-    return "AB"[seat.position - 1]
-
-
 def round_seating(round_: Round, *, with_official: bool = False) -> list[Heat]:
     """Return a round's heats in order, each with its seats and its tables.
 
@@ -77,7 +72,7 @@ def round_seating(round_: Round, *, with_official: bool = False) -> list[Heat]:
         for _table, at_table in heat.tables:
             shared = len(at_table) > 1 or at_table[0].position > 1
             for seat in at_table:
-                seat.letter = position_letter(seat) if shared else ""
+                seat.letter = seat.position_letter if shared else ""
     return heats
 
 

@@ -19,7 +19,6 @@ from championship import csvfile
 from championship.csvfile import CsvFileError
 from championship.models import Category, Round
 from championship.permissions import organiser_required
-from control import rounds
 from control.forms import MAX_RANKING_ROWS, RankingUploadForm
 from control.views.common import RANKING, SESSION_RANKING, round_or_404
 from control.views.round import control_url
@@ -162,7 +161,7 @@ def _store_ranking(request, round_: Round, data: dict | None) -> None:
 def round_ranking(request, championship, round):
     """Import the prior ranking of a first round's entries from CSV: upload, preview, confirm."""
     round_ = round_or_404(championship, round)
-    if rounds.previous_round(round_) is not None:
+    if round_.previous_round() is not None:
         raise Http404(_("Prior rankings seed only a category's first round."))
     form = RankingUploadForm()
     stored = _stored_ranking(request, round_)

@@ -34,7 +34,6 @@ from control.views.common import (
     error_message,
     form_refusal,
     local_time,
-    position_letter,
     round_or_404,
     round_seating,
 )
@@ -80,7 +79,7 @@ def _checked_in_not_seated(round_: Round) -> int:
 def _control_context(request, round_: Round, *, seat_form=None, advance_form=None) -> dict:
     heats = round_seating(round_, with_official=True)
     started = any(heat.started_at for heat in heats)
-    before, after = rounds.previous_round(round_), rounds.next_round(round_)
+    before, after = round_.previous_round(), round_.next_round()
     first_round = before is None
     if seat_form is None:
         seat_form = SeatForm(
@@ -184,7 +183,7 @@ def round_advancement(request, championship, round):
 def seat(request, championship, round):
     """Form the round's heats and seat its entries (again, until a heat starts)."""
     round_ = round_or_404(championship, round)
-    form = SeatForm(request.POST, round_=round_, first_round=rounds.previous_round(round_) is None)
+    form = SeatForm(request.POST, round_=round_, first_round=round_.previous_round() is None)
     if form.is_valid():
         plan = form.plan()
         try:
@@ -422,7 +421,7 @@ def move_seat(request, championship, round, seat):
         place = {
             "name": seat_.entry.name,
             "table": table.number,
-            "letter": position_letter(moved.seat) if table.seats > 1 else "",
+            "letter": moved.seat.position_letter if table.seats > 1 else "",
             "heat": heat.label,
         }
         if moved.swapped is None:

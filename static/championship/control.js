@@ -3,32 +3,21 @@
 // A static file, as the Content-Security-Policy forbids inline scripts.
 (function () {
   "use strict";
-  var offset = 0;
-
   function sync() {
-    // The server's clock, not the laptop's, decides the elapsed time.
+    // The server's clock, not the laptop's, decides the elapsed time (server_clock.js).
     var holder = document.querySelector("[data-server-now]");
     if (holder) {
-      offset = Number(holder.dataset.serverNow) * 1000 - Date.now();
+      ServerClock.renderedAt(Number(holder.dataset.serverNow));
     }
   }
 
-  function two(n) {
-    return String(n).padStart(2, "0");
-  }
-
-  function clock(ms) {
-    var s = Math.max(0, Math.floor(ms / 1000));
-    return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);
-  }
-
   function tick() {
-    var now = Date.now() + offset;
+    var now = ServerClock.now();
     document.querySelectorAll(".clock[data-start]").forEach(function (el) {
       var limit = Number(el.dataset.limit);
       var elapsed = now - Date.parse(el.dataset.start);
-      el.querySelector(".elapsed").textContent = clock(elapsed);
-      el.querySelector(".left").textContent = clock(limit - elapsed);
+      el.querySelector(".elapsed").textContent = ServerClock.duration(elapsed);
+      el.querySelector(".left").textContent = ServerClock.duration(limit - elapsed);
       el.classList.toggle("over", elapsed >= limit);
     });
   }
@@ -56,6 +45,8 @@
   function start() {
     followHeats();
     sync();
+    var holder = document.querySelector("[data-time-url]");
+    ServerClock.measure(holder ? holder.dataset.timeUrl : undefined, 3);
     tick();
     setInterval(tick, 1000);
     document.body.addEventListener("htmx:afterSwap", function () {

@@ -55,7 +55,6 @@
   const strings = JSON.parse(document.getElementById("judge-strings").textContent);
   const Rules = window.PuzzleRules;
 
-  const CLOCK_KEY = "judging-clock";
   const CLOCK_SAMPLES = 5;
   const CLOCK_EVERY_MS = 4 * 60 * 1000;
   const RETRY_FIRST_MS = 2000;
@@ -77,11 +76,7 @@
 
   function duration(ms) {
     if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
-    const seconds = Math.max(0, Math.floor(ms / 1000));
-    const h = Math.floor(seconds / 3600);
-    const m = Math.floor(seconds / 60) % 60;
-    const s = seconds % 60;
-    return `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
+    return ServerClock.duration(ms);
   }
 
   function parseDuration(text) {
@@ -130,55 +125,14 @@
     }
   }
 
-  // The clock: the phone's, corrected by its offset to the server's ---------------------------
-
-  const clock = { offset: 0, rtt: null };
-  try {
-    const saved = JSON.parse(localStorage.getItem(CLOCK_KEY) || "null");
-    if (saved && Number.isFinite(saved.offset)) {
-      clock.offset = saved.offset;
-      clock.rtt = saved.rtt;
-    }
-  } catch (error) {
-    /* no storage: start from the phone's own clock */
-  }
+  // The clock: the phone's, corrected by its offset to the server's (server_clock.js) -------
 
   function now() {
-    return Date.now() + clock.offset;
+    return ServerClock.now();
   }
 
   async function measureClock() {
-    let best = null;
-    for (let i = 0; i < CLOCK_SAMPLES; i += 1) {
-      const t0 = Date.now();
-      let response;
-      try {
-        response = await fetch(config.timeUrl, { cache: "no-store", credentials: "same-origin" });
-      } catch (error) {
-        break; // offline: keep the last offset
-      }
-      const t1 = Date.now();
-      if (!response.ok) continue;
-      let body;
-      try {
-        body = await response.json();
-      } catch (error) {
-        continue;
-      }
-      const rtt = t1 - t0;
-      if (Number.isFinite(body.now_ms) && (best === null || rtt < best.rtt)) {
-        best = { rtt, offset: body.now_ms - (t0 + t1) / 2 };
-      }
-    }
-    if (best) {
-      clock.offset = Math.round(best.offset);
-      clock.rtt = best.rtt;
-      try {
-        localStorage.setItem(CLOCK_KEY, JSON.stringify({ offset: clock.offset, rtt: clock.rtt, at: Date.now() }));
-      } catch (error) {
-        /* the offset is kept in memory */
-      }
-    }
+    await ServerClock.measure(config.timeUrl, CLOCK_SAMPLES);
     renderClockState();
   }
 
@@ -186,7 +140,7 @@
     const node = document.querySelector("[data-clock-state]");
     if (!node) return;
     node.textContent =
-      clock.rtt === null ? strings.clockUnknown : fill(strings.clockOffset, { ms: Math.ceil(clock.rtt / 2) });
+      ServerClock.rtt === null ? strings.clockUnknown : fill(strings.clockOffset, { ms: Math.ceil(ServerClock.rtt / 2) });
   }
 
   // The queue, kept in localStorage ------------------------------------------------------------

@@ -1,28 +1,13 @@
-// The projector: a clock synchronised to the server's, and a leaderboard that pages by itself.
+// The projector: a clock synchronised to the server's (server_clock.js), and a leaderboard that pages by itself.
 // The clock's state (start, time-up, limit, motif) comes with every new version of the board,
 // so a screen opened before the start runs as soon as the heat starts.
 (function () {
   "use strict";
   var clock = document.getElementById("clock");
-  var offset = 0; // server time minus this computer's time, in ms
   var measuredFor = null; // the start the offset was last measured for
 
   function measure() {
-    var best = null;
-    var tries = 0;
-    function once() {
-      var t0 = Date.now();
-      fetch(clock.dataset.timeUrl, { cache: "no-store" })
-        .then(function (r) { return r.json(); })
-        .then(function (data) {
-          var t1 = Date.now();
-          var sample = { rtt: t1 - t0, offset: data.now_ms - (t0 + t1) / 2 };
-          if (!best || sample.rtt < best.rtt) { best = sample; offset = best.offset; }
-        })
-        .catch(function () {})
-        .finally(function () { tries += 1; if (tries < 5) setTimeout(once, 200); });
-    }
-    once();
+    ServerClock.measure(clock.dataset.timeUrl, 5);
   }
 
   function state() {
@@ -30,11 +15,8 @@
     return board ? board.dataset : {};
   }
 
-  function pad(n) { return (n < 10 ? "0" : "") + n; }
   function format(seconds) {
-    seconds = Math.max(0, Math.floor(seconds));
-    var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
-    return h + ":" + pad(m) + ":" + pad(s);
+    return ServerClock.duration(seconds * 1000);
   }
 
   function tick() {
@@ -55,7 +37,7 @@
       measure();
     }
     var ended = parseInt(now.endedMs, 10);
-    var at = ended || Date.now() + offset;
+    var at = ended || ServerClock.now();
     var elapsed = Math.max(0, Math.min((at - started) / 1000, limit));
     document.getElementById("elapsed").textContent = format(elapsed);
     document.getElementById("remaining").textContent = format(limit - elapsed);

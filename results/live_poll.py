@@ -1,0 +1,93 @@
+"""The live poll: one small query, one ETag and one 304 for every page that polls a round.
+
+A round has a version that changes whenever its results change. A polled
+fragment (a round's table or its projector board, in a language, of a heat) is
+named by an ETag made of the round's id and version, the language, the fragment
+and the heat; a poll that sends it back while the version is unchanged is
+answered ``304 Not Modified`` after one query (``poll_state``). The middleware
+(``results.middleware``, before sessions and the rest) and the views
+(``results.views``) answer through these functions, and the API's results
+endpoint compares ETags with ``etag_matches`` too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.db import connection
+from django.http import Http404, HttpResponseNotModified
+from django.utils.http import parse_etags
+from django.utils.translation import gettext as _
+
+# The one query of an unchanged poll, written out: building it with the ORM costs
+# more than running it.
+POLL_STATE = (
+    "SELECT r.id, r.version, c.language,"
+    " EXISTS (SELECT 1 FROM championship_heat h WHERE h.round_id = r.id AND h.key = %s)"
+    " FROM championship_round r"
+    " JOIN championship_championship c ON c.id = r.championship_id"
+    " WHERE c.slug = %s AND r.key = %s"
+)
+# What a heat's key can be (a slug); anything else is no heat, and is never queried.
+HEAT_KEY = re.compile(r"[-a-zA-Z0-9_]{1,30}")
+
+
+class UnknownHeat(Http404):
+    """The page was asked for a heat the round does not have (answered 404, with the reason)."""
+
+
+def no_such_heat() -> UnknownHeat:
+    return UnknownHeat(_("There is no such heat in this round."))
+
+
+def heat_key_or_404(heat: str) -> str:
+    """Return ``heat`` if it can be a heat's key, or "" (all heats); raise 404 if it cannot.
+
+    The key goes into an ETag header, a cache key and a query: a NUL, a line break
+    or any other character no key has is refused before it reaches them.
+    """
+    if heat and not HEAT_KEY.fullmatch(heat):
+        raise no_such_heat()
+    return heat
+
+
+def poll_state(championship_slug: str, round_key: str, heat: str = "") -> tuple[int, int, str]:
+    """Return the round's id and version and the championship's language: one small query.
+
+    Raise 404 for an unknown round, and for a ``heat`` the round does not have.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(POLL_STATE, [heat_key_or_404(heat), championship_slug, round_key])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404(_("There is no such round."))
+    pk, version, language, heat_found = row
+    if heat and not heat_found:
+        raise no_such_heat()
+    return pk, version, language
+
+
+def poll_etag(pk: int, version: int, language: str, fragment: str, heat: str) -> str:
+    """Return the ETag of a polled fragment: the round's version, in a language, of a heat."""
+    return '"' + "-".join([str(pk), str(version), language, fragment, heat]) + '"'
+
+
+def etag_matches(header: str, etag: str) -> bool:
+    """Return whether an ``If-None-Match`` header matches ``etag`` (weak comparison, or ``*``)."""
+    if not header:
+        return False
+    tags = parse_etags(header)
+    return "*" in tags or header.strip() == "*" or etag in (tag.removeprefix("W/") for tag in tags)
+
+
+def with_poll_headers(response, etag: str):
+    """Give a poll's answer its ETag, and keep every cache asking again (``no-cache``)."""
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    response["Vary"] = "Cookie, Accept-Language, HX-Request"
+    return response
+
+
+def not_modified():
+    """Return an empty ``304 Not Modified``; ``with_poll_headers`` gives it its headers."""
+    return HttpResponseNotModified()
