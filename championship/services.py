@@ -410,23 +410,22 @@ def organiser_account_set(
 
 # Editing ------------------------------------------------------------------------------------
 
-CHAMPIONSHIP_EDITABLE = frozenset(
-    {
-        "name",
-        "starts_at",
-        "registration_deadline",
-        "venue",
-        "address",
-        "payment_instructions",
-        "is_public",
-    }
+# In the order the edit page shows them.
+CHAMPIONSHIP_EDITABLE = (
+    "name",
+    "starts_at",
+    "registration_deadline",
+    "venue",
+    "address",
+    "payment_instructions",
+    "is_public",
 )
 
 
 @transaction.atomic
 def championship_update(*, championship: Championship, **changes) -> Championship:
     """Change a championship's name, dates, place, payment instructions or public listing."""
-    unknown = set(changes) - CHAMPIONSHIP_EDITABLE
+    unknown = set(changes) - set(CHAMPIONSHIP_EDITABLE)
     if unknown:
         raise TypeError(f"not editable here: {', '.join(sorted(unknown))}")
     locked = Championship.objects.select_for_update().get(pk=championship.pk)

@@ -26,10 +26,12 @@ from django.utils import timezone
 
 from championship import presets, services
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
+from control.rounds import heat_start
+from judging.capture_kinds import CaptureInput
 from judging.models import Capture
+from judging.services import capture_record
 from registration.models import Entry, EntryMember, Person
 from registration.places import OPEN, registration_state
-from results.models import Result
 from results.services import standings_recompute
 
 SLUG = "demo"
@@ -463,17 +465,13 @@ def _build_running(rng: random.Random, now: datetime) -> Championship:
     # The individual final is running; pairs and teams are seated for the afternoon.
     rounds = {r.category.kind: r for r in Round.objects.filter(championship=championship)}
     individual_round = rounds["individual"]
+    # Seated the day before; the heat started through the same service as the control room's
+    # button, which gives every seated entry its pending result.
     heat = Heat.objects.create(
-        round=individual_round,
-        key="a",
-        order=1,
-        scheduled_start=heat_started,
-        started_at=heat_started,
-        state=Heat.State.RUNNING,
+        round=individual_round, key="a", order=1, scheduled_start=heat_started
     )
-    individual_round.state = Round.State.RUNNING
     individual_round.seating_published_at = heat_started - timedelta(days=1)
-    individual_round.save(update_fields=["state", "seating_published_at"])
+    individual_round.save(update_fields=["seating_published_at"])
     Seat.objects.bulk_create(
         Seat(
             round=individual_round,
@@ -484,6 +482,7 @@ def _build_running(rng: random.Random, now: datetime) -> Championship:
         )
         for index, entry in enumerate(individual)
     )
+    heat = heat_start(heat=heat, at=heat_started)
     for kind, entries, first_table, hours in (("pair", pairs, 17, 3), ("team", teams, 29, 5)):
         round_ = rounds[kind]
         later = Heat.objects.create(
@@ -499,40 +498,33 @@ def _build_running(rng: random.Random, now: datetime) -> Championship:
 
     # The judge who captured the times; the password is set with the other user's.
     judge, _created = get_user_model().objects.get_or_create(username="judge")
+    services.role_grant(championship=championship, user=judge, role=ChampionshipRole.Role.JUDGE)
 
-    # Eight entrants have finished and confirmed their time; one missed a piece found in the bag.
+    # Eight entrants have finished and confirmed their time; one missed a piece found in the
+    # bag. The judge's taps go through the service the phones use, which derives the results.
     finishers = rng.sample(individual, 8)
     for rank, entry in enumerate(sorted(finishers, key=lambda e: e.pk)):
         elapsed_ms = (38 * 60 + rank * 97 + rng.randint(0, 90)) * 1000 + rng.randint(0, 999)
-        missing_found = 1 if rank == 3 else 0
         tapped = heat_started + timedelta(milliseconds=elapsed_ms)
-        for kind, extra in ((Capture.Kind.FINISH, 0), (Capture.Kind.CONFIRM, 9)):
-            Capture.objects.create(
-                championship=championship,
+        for data in (
+            CaptureInput(
                 client_id=uuid.UUID(int=rng.getrandbits(128), version=4),
-                round=individual_round,
-                heat=heat,
+                kind=Capture.Kind.FINISH,
+                at=tapped,
+                missing_found=1 if rank == 3 else 0,
+            ),
+            CaptureInput(
+                client_id=uuid.UUID(int=rng.getrandbits(128), version=4),
+                kind=Capture.Kind.CONFIRM,
+                at=tapped + timedelta(seconds=9),
+            ),
+        ):
+            capture_record(
+                round_=individual_round,
                 entry=entry,
-                kind=kind,
                 judge=judge,
-                device_at=tapped + timedelta(seconds=extra),
-                elapsed_ms=elapsed_ms if kind == Capture.Kind.FINISH else None,
-                missing_found=missing_found if kind == Capture.Kind.FINISH else 0,
+                data=data,
+                now=tapped + timedelta(seconds=9),
             )
-        Result.objects.create(
-            round=individual_round,
-            heat=heat,
-            entry=entry,
-            status=Result.Status.FINISHED,
-            time_ms=elapsed_ms,
-            missing_found=missing_found,
-            confirmed_at=tapped + timedelta(seconds=9),
-        )
-    # Everyone else is still puzzling: a pending result each, as a started heat gives.
-    Result.objects.bulk_create(
-        Result(round=individual_round, heat=heat, entry=entry)
-        for entry in individual
-        if entry not in finishers
-    )
     standings_recompute(round_=individual_round)
     return championship

@@ -28,6 +28,7 @@ from championship.models import (
     validate_slug_not_reserved,
     validate_timezone,
 )
+from control.forms import AdvanceForm
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 INPUT_FORMATS = [DATETIME_LOCAL, "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"]
@@ -284,15 +285,7 @@ class ChampionshipEditForm(forms.ModelForm):
 
     class Meta:
         model = Championship
-        fields = [
-            "name",
-            "starts_at",
-            "registration_deadline",
-            "venue",
-            "address",
-            "payment_instructions",
-            "is_public",
-        ]
+        fields = list(services.CHAMPIONSHIP_EDITABLE)
         widgets = {
             "starts_at": datetime_input(),
             "registration_deadline": datetime_input(),
@@ -331,8 +324,8 @@ class CategoryEditForm(forms.ModelForm):
         self.fields["registration_opens_at"].help_text = _("Empty: open now.")
 
 
-class RoundEditForm(forms.Form):
-    """A round's time limit and how entries advance from it."""
+class RoundEditForm(AdvanceForm):
+    """A round's time limit and how entries advance from it (the control room's fields)."""
 
     time_limit_minutes = forms.IntegerField(
         label=gettext_lazy("Time limit (minutes)"),
@@ -341,21 +334,7 @@ class RoundEditForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Empty: the category's time limit."),
     )
-    advance = forms.ChoiceField(label=gettext_lazy("Who advances"), choices=Round.Advance.choices)
-    advance_count = forms.IntegerField(
-        label=gettext_lazy("N"),
-        required=False,
-        min_value=0,
-        max_value=10_000,
-        help_text=gettext_lazy("How many advance overall, or per heat."),
-    )
-    advance_best_remaining = forms.IntegerField(
-        label=gettext_lazy("M"),
-        required=False,
-        min_value=0,
-        max_value=10_000,
-        help_text=gettext_lazy("With “per heat”: how many of the best remaining advance."),
-    )
+    field_order = ["time_limit_minutes", "advance", "advance_count", "advance_best_remaining"]
 
     def __init__(self, *args, round_: Round, last: bool = False, **kwargs):
         kwargs.setdefault(
@@ -376,17 +355,12 @@ class RoundEditForm(forms.Form):
                 del self.fields[name]
 
     def clean(self):
-        data = super().clean()
-        if self.last:
-            data["advance"] = self.round.advance
-            data["advance_count"] = self.round.advance_count
-            data["advance_best_remaining"] = self.round.advance_best_remaining
-            return data
-        # The numbers that do not apply to the chosen kind are dropped, not refused.
-        if data.get("advance") == Round.Advance.NONE:
-            data["advance_count"] = data["advance_best_remaining"] = None
-        elif data.get("advance") == Round.Advance.OVERALL:
-            data["advance_best_remaining"] = None
+        if not self.last:
+            return super().clean()
+        data = forms.Form.clean(self)
+        data["advance"] = self.round.advance
+        data["advance_count"] = self.round.advance_count
+        data["advance_best_remaining"] = self.round.advance_best_remaining
         return data
 
 

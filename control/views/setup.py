@@ -19,6 +19,7 @@ Dates and times are entered and shown in the championship's time zone.
 
 from __future__ import annotations
 
+import re
 from functools import wraps
 
 from django.contrib import messages
@@ -51,6 +52,9 @@ NEW = "championship/new.html"
 EDIT = "championship/edit.html"
 CATEGORY_PREFIX = "category"
 STEP_ONE = ("preset", "name", "slug", "starts_at", "venue")
+
+# What a category's or a round's key can be; anything else is none.
+KEY = re.compile(r"[-\w]{1,50}")
 
 
 def may_create(user) -> bool:
@@ -251,8 +255,14 @@ def _save_championship(request, championship):
     return _refused(request, championship, championship_form=form)
 
 
+def _posted_key(request) -> str:
+    """Return the posted category or round key; "" for anything no key can be (a NUL byte)."""
+    key = request.POST.get("key", "")
+    return key if KEY.fullmatch(key) else ""
+
+
 def _save_category(request, championship):
-    category = championship.categories.filter(key=request.POST.get("key")).first()
+    category = championship.categories.filter(key=_posted_key(request)).first()
     if category is None:
         messages.error(request, _("There is no such category in this championship."))
         return redirect("control:edit", slug=championship.slug)
@@ -278,7 +288,7 @@ def _save_category(request, championship):
 
 
 def _save_round(request, championship):
-    round_ = championship.rounds.select_related("category").filter(key=request.POST.get("key"))
+    round_ = championship.rounds.select_related("category").filter(key=_posted_key(request))
     round_ = round_.first()
     if round_ is None:
         messages.error(request, _("There is no such round in this championship."))
