@@ -5,8 +5,9 @@ import
     A file whose header names the export's columns, or common aliases of them
     (``registration.csv_columns``), read by ``championship.csvfile`` (UTF-8 with
     or without the byte-order mark, or Windows-1252; commas, semicolons or tabs).
-    Every row is checked with the registration's own rules before anything is
-    saved; the rows are saved by the registration services.
+    Every row's cells are checked by the row's forms (``registration.csv_forms``),
+    then the row with the registration's own rules, before anything is saved; the
+    rows are saved by the registration services.
 stored import
     The uploaded file's text, kept on the server between the preview and the
     confirmation (``StoredImport``), for the organiser who uploaded it. A
@@ -23,7 +24,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -32,20 +32,8 @@ from django.utils.translation import gettext as _
 from championship import csvfile
 from championship.models import Category, Championship
 from championship.rules import eligibility, identity
-from registration import services, validation
-from registration.csv_columns import (
-    FORMULA_STARTS,
-    MAX_LENGTHS,
-    MAX_ROWS,
-    MEMBER_FIELDS,
-    NO,
-    YES,
-    Column,
-    country_code,
-    map_header,
-    parse_date,
-    payment_status_of,
-)
+from registration import csv_forms, services, validation
+from registration.csv_columns import FORMULA_STARTS, MAX_ROWS, Column, map_header
 from registration.models import Entry, StoredImport
 from registration.validation import MemberData
 
@@ -125,146 +113,32 @@ def _member_label(index: int) -> str:
     return _("Member %(number)s") % {"number": index + 1}
 
 
-FIELD_LABELS = {
-    "name": lambda: _("name"),
-    "email": lambda: _("e-mail"),
-    "birth_date": lambda: _("birth date"),
-    "city": lambda: _("home town"),
-    "country": lambda: _("country"),
-    "citizenship": lambda: _("citizenship"),
-    "region": lambda: _("region"),
-    "years_in_region": lambda: _("years in the region"),
-    "adult_name": lambda: _("accompanying adult"),
-    "payment_reference": lambda: _("payment reference"),
-}
+def _cells(columns: dict[int, Column], cells: list[str]) -> dict[Column, str]:
+    """Return the row's cells by column, stripped; a missing cell is empty."""
+    values = {}
+    for position, column in columns.items():
+        value = cells[position].strip() if position < len(cells) else ""
+        # A leading apostrophe is how the export keeps a spreadsheet from running a formula.
+        if value.startswith("'") and value[1:].startswith(FORMULA_STARTS):
+            value = value[1:]
+        values[column] = value
+    return values
 
 
-class _RowReader:
-    """Turn the cells of one row into an ``ImportRow``."""
+def _form_problems(form, reported: set[str], *, key: str = "", where: str = "") -> list[str]:
+    """Return a row form's errors as sentences (after ``where``).
 
-    def __init__(self, columns: dict[int, Column], cells: list[str], row: ImportRow):
-        self.row = row
-        self.values: dict[Column, str] = {}
-        for position, column in columns.items():
-            value = cells[position].strip() if position < len(cells) else ""
-            # A leading apostrophe is how the export keeps a spreadsheet from running a formula.
-            if value.startswith("'") and value[1:].startswith(FORMULA_STARTS):
-                value = value[1:]
-            self.values[column] = value
-        self.bad_fields: set[str] = set()
-
-    def get(self, name: str, member: int | None = None) -> str:
-        return self.values.get(Column(name, member), "")
-
-    def has(self, name: str, member: int | None = None) -> bool:
-        return Column(name, member) in self.values
-
-    def problem(self, message: str, key: str | None = None) -> None:
-        self.row.problems.append(message)
-        if key:
-            self.bad_fields.add(key)
-
-    def text(self, name: str, limit_key: str, member: int | None = None, where: str = "") -> str:
-        value = self.get(name, member)
-        limit = MAX_LENGTHS.get(limit_key)
-        if limit and len(value) > limit:
-            self.problem(
-                _("%(where)s%(field)s is longer than %(limit)s characters.")
-                % {"where": where, "field": FIELD_LABELS.get(name, lambda: name)(), "limit": limit}
-            )
-            return value[:limit]
-        return value
-
-    def consent(self, name: str, member: int | None = None, where: str = "") -> bool | None:
-        """Return a yes/no cell as a bool; ``None`` when the column is missing or the cell empty."""
-        value = self.get(name, member).casefold()
-        if not value:
-            return None
-        if value in YES:
-            return True
-        if value not in NO:
-            self.problem(
-                where
-                + _("Consent to publication: write yes or no, not “%(value)s”.")
-                % {"value": self.get(name, member)}
-            )
-        return False
-
-    def member(self, number: int) -> MemberData | None:
-        index = number - 1
-        if not any(self.get(name, number) for name in MEMBER_FIELDS if name != "publish_consent"):
-            return None
-        where = _member_label(index) + ": "
-        key = f"members.{index}."
-        email = self.text("email", "member.email", number, where)
-        if email:
-            try:
-                validate_email(email)
-            except ValidationError:
-                self.problem(
-                    where + _("“%(value)s” is not an e-mail address.") % {"value": email},
-                    key + "email",
-                )
-        birth_date = None
-        if self.get("birth_date", number):
-            try:
-                birth_date = parse_date(self.get("birth_date", number))
-            except ValueError:
-                self.problem(
-                    where
-                    + _("“%(value)s” is not a date: write 2010-05-31, 31.05.2010 or 31/05/2010.")
-                    % {"value": self.get("birth_date", number)},
-                    key + "birth_date",
-                )
-        country = ""
-        if self.get("country", number):
-            country = country_code(self.get("country", number))
-            if not country:
-                self.problem(
-                    where
-                    + _("“%(value)s” is not a country: write its two-letter code, e.g. NO.")
-                    % {"value": self.get("country", number)},
-                    key + "country",
-                )
-        citizenship = []
-        for part in re.split(r"[\s,;/]+", self.get("citizenship", number)):
-            if not part:
-                continue
-            code = country_code(part)
-            if code:
-                citizenship.append(code)
-            else:
-                self.problem(
-                    where
-                    + _("“%(value)s” is not a country: write its two-letter code, e.g. NO.")
-                    % {"value": part},
-                    key + "citizenship",
-                )
-        years = None
-        if self.get("years_in_region", number):
-            try:
-                years = int(self.get("years_in_region", number))
-                if not 0 <= years <= 120:
-                    raise ValueError
-            except ValueError:
-                self.problem(
-                    where
-                    + _("“%(value)s” is not a number of years.")
-                    % {"value": self.get("years_in_region", number)},
-                    key + "years_in_region",
-                )
-                years = None
-        return MemberData(
-            publish_consent=self.consent("publish_consent", number, where),
-            name=self.text("name", "member.name", number, where),
-            email=email,
-            birth_date=birth_date,
-            city=self.text("city", "member.city", number, where),
-            country=country,
-            citizenship=tuple(citizenship),
-            region=self.text("region", "member.region", number, where),
-            years_in_region=years,
-        )
+    The fields the form refuses join ``reported`` (as ``key`` + name): the
+    service's errors about them are not told again. An over-long text is not
+    refused but cut, and checked on.
+    """
+    problems = []
+    for name, errors in form.errors.as_data().items():
+        for error in errors:
+            problems.extend(where + message for message in error.messages)
+            if error.code != csv_forms.TOO_LONG:
+                reported.add(key + name)
+    return problems
 
 
 def _service_problems(error: ValidationError, skip: set[str]) -> list[str]:
@@ -311,56 +185,34 @@ def parse_entries(
     # The people of the earlier rows, per category, with their rows' lines.
     seen: dict[int, identity.People[int]] = {}
     for line_number, cells in records:
-        row = ImportRow(line=line_number)
-        reader = _RowReader(columns, cells, row)
-        # The category.
-        category_text = reader.get("category")
-        if category_text:
-            row.category = categories.get(category_text.casefold())
-            if row.category is None:
-                reader.problem(
-                    _("There is no category “%(value)s”: use one of %(keys)s.")
-                    % {
-                        "value": category_text,
-                        "keys": ", ".join(sorted({c.key for c in categories.values()})),
-                    }
-                )
-        elif default_category is not None:
-            row.category = default_category
-        else:
-            reader.problem(_("The row has no category."))
-        # The entry.
-        row.name = reader.text("name", "name")
-        row.adult_name = reader.text("adult_name", "adult_name")
-        row.publish_consent = bool(reader.consent("publish_consent"))
-        if reader.get("payment_status"):
-            payment = payment_status_of(reader.get("payment_status"))
-            if payment is None:
-                reader.problem(
-                    _("Unknown payment status “%(value)s”: write %(choices)s.")
-                    % {
-                        "value": reader.get("payment_status"),
-                        "choices": ", ".join(Entry.Payment.values),
-                    }
-                )
-            else:
-                row.payment_status = payment
-        if reader.has("payment_reference"):
-            row.payment_reference = reader.text("payment_reference", "payment_reference")
-        status = reader.get("status").casefold()
-        row.withdrawn = status in {
-            Entry.Status.WITHDRAWN,
-            str(Entry.Status.WITHDRAWN.label).casefold(),
-        }
+        values = _cells(columns, cells)
+        reported: set[str] = set()
+        entry = csv_forms.EntryRowForm(
+            {column.field: value for column, value in values.items() if column.member is None},
+            categories=categories,
+            default_category=default_category,
+        )
+        row = ImportRow(line=line_number, **entry.row_values())
+        row.problems.extend(_form_problems(entry, reported))
         # The members; a file without member names names an individual in the name column.
-        if not has_member_names and row.name:
-            reader.values[Column("name", 1)] = row.name
         for number in member_numbers or [1]:
-            member = reader.member(number)
-            if member is not None:
-                row.members.append(member)
+            cells_of = {c.field: value for c, value in values.items() if c.member == number}
+            if number == 1 and not has_member_names and row.name:
+                cells_of["name"] = row.name
+            if not any(value for name, value in cells_of.items() if name != "publish_consent"):
+                continue
+            member = csv_forms.MemberRowForm(cells_of)
+            row.problems.extend(
+                _form_problems(
+                    member,
+                    reported,
+                    key=f"members.{number - 1}.",
+                    where=_member_label(number - 1) + ": ",
+                )
+            )
+            row.members.append(member.member_data())
         if not row.members:
-            reader.problem(_("The row names no member."))
+            row.problems.append(_("The row names no member."))
         # The rules of the registration form.
         if row.category is not None and row.members and not row.withdrawn:
             try:
@@ -371,7 +223,7 @@ def parse_entries(
                     enforce_deadline=False,
                 )
             except ValidationError as error:
-                row.problems.extend(_service_problems(error, reader.bad_fields))
+                row.problems.extend(_service_problems(error, reported))
             if rules.one_entry_per_person_per_category:
                 row.problems.extend(
                     _earlier_rows_problems(row, seen.setdefault(row.category.pk, identity.People()))
