@@ -16,6 +16,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from harness.http import Answer, call, describe, status, try_call, wait_for
+from harness.postgres import Database, ThrowawayPostgres, postgres_bindir
+from harness.redis import ThrowawayRedis
+from harness.servers import AppServer, pid_of_local_port
 from tests.deployment import harness as h
 
 pytestmark = [pytest.mark.serial]
@@ -44,7 +48,7 @@ def load(env, workdir, slug, entries=30) -> Heat:
     return Heat(slug, h.migrate_and_load(env, document, workdir), started)
 
 
-def send_until_acknowledged(server, heat: Heat, tap: h.Tap, attempts=10) -> h.Answer:
+def send_until_acknowledged(server, heat: Heat, tap: h.Tap, attempts=10) -> Answer:
     """Send a queued capture as the phone does: again, with the same id, until acknowledged."""
     answer = None
     for _ in range(attempts):
@@ -52,7 +56,7 @@ def send_until_acknowledged(server, heat: Heat, tap: h.Tap, attempts=10) -> h.An
         if h.acknowledged(answer):
             return answer
         time.sleep(0.5)
-    raise AssertionError(f"capture {tap.id} never acknowledged: {h.describe(answer)}")
+    raise AssertionError(f"capture {tap.id} never acknowledged: {describe(answer)}")
 
 
 def stored_captures(conn) -> dict[str, tuple[str, int]]:
@@ -87,12 +91,12 @@ def assert_each_tap_stored_once(conn, taps: list[h.Tap]) -> None:
 
 @pytest.fixture
 def throwaway_postgres():
-    bindir = h.postgres_bindir()
+    bindir = postgres_bindir()
     h.require(
-        h.ThrowawayPostgres.available(bindir),
+        ThrowawayPostgres.available(bindir),
         "initdb/pg_ctl (and, as root, the postgres user and runuser) are needed",
     )
-    cluster = h.ThrowawayPostgres(bindir)
+    cluster = ThrowawayPostgres(bindir)
     try:
         cluster.init()
         cluster.start()
@@ -110,11 +114,11 @@ def test_postgresql_restarted_in_the_middle_of_a_heat_loses_and_doubles_nothing(
     with psycopg.connect(cluster.url(), autocommit=True) as conn:
         conn.execute('CREATE DATABASE "championship"')
     with contextlib.ExitStack() as cleanup:
-        cache = h.ThrowawayRedis().start()
+        cache = ThrowawayRedis().start()
         cleanup.callback(cache.stop)
         env = h.server_env(cluster.url("championship"), cache.url(), static_root)
         heat = load(env, workdir, "pg-restart")
-        server = h.AppServer(env, workdir, workers=2)
+        server = AppServer(env, workdir, workers=2, graceful_timeout=5)
         cleanup.callback(server.stop)
         server.wait_ready()
         workers = server.worker_pids()
@@ -124,21 +128,21 @@ def test_postgresql_restarted_in_the_middle_of_a_heat_loses_and_doubles_nothing(
         acked = set()
         for tap in before:
             answer = h.post_capture(server.port, heat.slug, heat.token, tap)
-            assert h.acknowledged(answer), h.describe(answer)
+            assert h.acknowledged(answer), describe(answer)
             acked.add(tap.id)
 
         cluster.stop("fast")
         for tap in during:
             answer = h.post_capture(server.port, heat.slug, heat.token, tap)
             # The phone sees an error (5xx or a broken connection) and keeps the capture.
-            assert not isinstance(answer, h.Answer) or answer.status >= 500, h.describe(answer)
-        health = h.try_call(server.port, "GET", "/health/")
-        assert isinstance(health, h.Answer) and health.status == 503, h.describe(health)
+            assert not isinstance(answer, Answer) or answer.status >= 500, describe(answer)
+        health = try_call(server.port, "GET", "/health/")
+        assert isinstance(health, Answer) and health.status == 503, describe(health)
 
         cluster.start()
         # The same server, not restarted: its connections are checked and opened again.
-        h.wait_for(
-            lambda: h.status(h.try_call(server.port, "GET", "/health/", timeout=5)) == 200,
+        wait_for(
+            lambda: status(try_call(server.port, "GET", "/health/", timeout=5)) == 200,
             20,
             what="/health/ after the restart",
         )
@@ -149,16 +153,16 @@ def test_postgresql_restarted_in_the_middle_of_a_heat_loses_and_doubles_nothing(
             send_until_acknowledged(server, heat, tap)
         for tap in before[::3]:  # and a few that were, whose answer the phone missed
             again = h.post_capture(server.port, heat.slug, heat.token, tap)
-            assert h.acknowledged(again), h.describe(again)
+            assert h.acknowledged(again), describe(again)
             assert again.json()["id"] == tap.id
             assert again.json()["result"]["time"] == tap.expected_time
         for tap in after:
             answer = h.post_capture(server.port, heat.slug, heat.token, tap)
-            assert h.acknowledged(answer), h.describe(answer)
+            assert h.acknowledged(answer), describe(answer)
 
         with psycopg.connect(cluster.url("championship")) as conn:
             assert_each_tap_stored_once(conn, taps)
-        rows = h.call(
+        rows = call(
             server.port, "GET", f"/api/v1/championships/{heat.slug}/rounds/{h.ROUND}/results/"
         )
         times = {row["entry"]["id"]: row["time"] for row in rows.json()["rows"]}
@@ -172,7 +176,7 @@ def test_postgresql_restarted_in_the_middle_of_a_heat_loses_and_doubles_nothing(
 
 @pytest.fixture(scope="module")
 def faults_database(postgres_admin, gunicorn_installed):
-    database = h.Database(postgres_admin, "championship_faults").create()
+    database = Database(postgres_admin, "championship_faults", unique=True).create()
     try:
         yield database
     finally:
@@ -183,11 +187,11 @@ def test_a_worker_killed_mid_request_is_replaced_and_the_cut_capture_is_stored_o
     faults_database, redis_server_installed, static_root, workdir
 ):
     with contextlib.ExitStack() as cleanup:
-        cache = h.ThrowawayRedis().start()
+        cache = ThrowawayRedis().start()
         cleanup.callback(cache.stop)
         env = h.server_env(faults_database.url, cache.url(), static_root)
         heat = load(env, workdir, "worker-kill")
-        server = h.AppServer(env, workdir, workers=2)
+        server = AppServer(env, workdir, workers=2, graceful_timeout=5)
         cleanup.callback(server.stop)
         server.wait_ready()
         warm = heat.tap(1, 1500)
@@ -211,7 +215,7 @@ def test_a_worker_killed_mid_request_is_replaced_and_the_cut_capture_is_stored_o
             request.start()
             polls = [
                 threading.Thread(
-                    target=h.try_call, args=(server.port, "GET", h.fragment_path(heat.slug))
+                    target=try_call, args=(server.port, "GET", h.fragment_path(heat.slug))
                 )
                 for _ in range(4)
             ]
@@ -219,15 +223,15 @@ def test_a_worker_killed_mid_request_is_replaced_and_the_cut_capture_is_stored_o
                 poll.start()
 
             def lock_waiter():
-                assert request.is_alive(), f"answered at once: {h.describe(outcome['answer'])}"
+                assert request.is_alive(), f"answered at once: {describe(outcome['answer'])}"
                 return watcher.execute(
                     "SELECT client_port FROM pg_stat_activity "
                     "WHERE datname = current_database() AND wait_event_type = 'Lock'"
                 ).fetchone()
 
-            waiting = h.wait_for(lock_waiter, 20, what="the capture to wait for the round's lock")
+            waiting = wait_for(lock_waiter, 20, what="the capture to wait for the round's lock")
             workers = server.worker_pids()
-            victim = h.pid_of_local_port(waiting[0], workers)
+            victim = pid_of_local_port(waiting[0], workers)
             assert victim is not None, f"no worker holds port {waiting[0]} ({workers})"
             os.kill(victim, signal.SIGKILL)
             request.join(timeout=30)
@@ -237,14 +241,14 @@ def test_a_worker_killed_mid_request_is_replaced_and_the_cut_capture_is_stored_o
         assert not h.acknowledged(outcome["answer"]), "the cut request was answered"
 
         # The master replaces the worker; later requests succeed.
-        h.wait_for(
+        wait_for(
             lambda: len(pids := server.worker_pids()) == 2 and victim not in pids,
             30,
             what="a new worker",
         )
         for _ in range(6):
-            assert h.call(server.port, "GET", "/health/").status == 200
-            assert h.call(server.port, "GET", h.fragment_path(heat.slug), headers=HX).status == 200
+            assert call(server.port, "GET", "/health/").status == 200
+            assert call(server.port, "GET", h.fragment_path(heat.slug), headers=HX).status == 200
         answer = send_until_acknowledged(server, heat, cut)
         assert answer.json()["result"]["time"] == cut.expected_time
         again = h.post_capture(server.port, heat.slug, heat.token, cut)
@@ -263,11 +267,11 @@ def test_with_redis_down_pages_and_polls_still_answer(
     import redis
 
     with contextlib.ExitStack() as cleanup:
-        cache = h.ThrowawayRedis().start()
+        cache = ThrowawayRedis().start()
         cleanup.callback(cache.stop)
         env = h.server_env(faults_database.url, cache.url(), static_root)
         heat = load(env, workdir, "redis-down")
-        server = h.AppServer(env, workdir, workers=2)
+        server = AppServer(env, workdir, workers=2, graceful_timeout=5)
         cleanup.callback(server.stop)
         server.wait_ready()
         fragment = h.fragment_path(heat.slug)
@@ -279,35 +283,34 @@ def test_with_redis_down_pages_and_polls_still_answer(
             f"/{heat.slug}/results/{h.ROUND}/",
         ]
 
-        first = h.call(server.port, "GET", fragment, headers=HX)
+        first = call(server.port, "GET", fragment, headers=HX)
         assert first.status == 200
         assert redis.Redis.from_url(cache.url()).dbsize() > 0, "the fragment was not cached"
 
         cache.stop()
         for path in pages:
             began = time.monotonic()
-            answer = h.call(server.port, "GET", path)
+            answer = call(server.port, "GET", path)
             assert answer.status == 200, f"{path}: {answer.status}\n{server.log_tail()}"
             assert time.monotonic() - began < 5, f"{path} took too long without Redis"
         etag = first.headers["ETag"]
         assert (
-            h.call(server.port, "GET", fragment, headers={**HX, "If-None-Match": etag}).status
-            == 304
+            call(server.port, "GET", fragment, headers={**HX, "If-None-Match": etag}).status == 304
         )
-        again = h.call(server.port, "GET", fragment, headers=HX)
+        again = call(server.port, "GET", fragment, headers=HX)
         assert (again.status, again.headers["ETag"]) == (200, etag)
-        api_answer = h.call(server.port, "GET", api)
+        api_answer = call(server.port, "GET", api)
         assert api_answer.status == 200
         api_etag = api_answer.headers["ETag"]
-        assert h.call(server.port, "GET", api, headers={"If-None-Match": api_etag}).status == 304
+        assert call(server.port, "GET", api, headers={"If-None-Match": api_etag}).status == 304
 
         # A capture still goes through, and the next poll shows it.
         tap = heat.tap(5, 1800)
         posted = h.post_capture(server.port, heat.slug, heat.token, tap)
-        assert h.acknowledged(posted), h.describe(posted)
-        changed = h.call(server.port, "GET", fragment, headers={**HX, "If-None-Match": etag})
+        assert h.acknowledged(posted), describe(posted)
+        changed = call(server.port, "GET", fragment, headers={**HX, "If-None-Match": etag})
         assert changed.status == 200 and changed.headers["ETag"] != etag
         row = h.fragment_row(changed.text, "Puzzler 5")
         assert f"<time>{h.shown_time(tap.expected_ms)}</time>" in row
-        assert h.call(server.port, "GET", api, headers={"If-None-Match": api_etag}).status == 200
-        assert h.call(server.port, "GET", "/health/").status == 200
+        assert call(server.port, "GET", api, headers={"If-None-Match": api_etag}).status == 200
+        assert call(server.port, "GET", "/health/").status == 200

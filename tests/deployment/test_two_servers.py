@@ -13,6 +13,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from harness.http import Answer, call, describe, try_call
+from harness.postgres import Database
+from harness.servers import AppServer
 from tests.deployment import harness as h
 
 pytestmark = [pytest.mark.serial]
@@ -26,8 +29,8 @@ CAPACITY, CONFIRMED, RUSH = 20, 15, 30
 
 @dataclass
 class Deployment:
-    servers: tuple[h.AppServer, h.AppServer]
-    database: h.Database
+    servers: tuple[AppServer, AppServer]
+    database: Database
     token: str
     started: datetime
 
@@ -42,7 +45,7 @@ def deployment(postgres_admin, shared_redis, static_root, workdir, gunicorn_inst
     with contextlib.ExitStack() as cleanup:
         cache.flushdb()
         cleanup.callback(cache.flushdb)
-        database = h.Database(postgres_admin, "championship_two_servers").create()
+        database = Database(postgres_admin, "championship_two_servers", unique=True).create()
         cleanup.callback(database.drop)
         env = h.server_env(database.url, shared_redis, static_root)
         document = h.championship_document(
@@ -51,7 +54,9 @@ def deployment(postgres_admin, shared_redis, static_root, workdir, gunicorn_inst
         token = h.migrate_and_load(env, document, workdir)
         servers = []
         for _ in range(2):
-            server = h.AppServer(env, workdir, workers=2, worker_class="gthread", threads=4)
+            server = AppServer(
+                env, workdir, workers=2, worker_class="gthread", threads=4, graceful_timeout=5
+            )
             cleanup.callback(server.stop)
             servers.append(server.wait_ready())
         yield Deployment(tuple(servers), database, token, started)
@@ -65,13 +70,13 @@ def test_a_capture_through_one_server_shows_at_once_in_a_poll_through_the_other(
         (second, first, "e4", 1301),
     ):
         name = f"Puzzler {entry[1:]}"
-        before = h.call(reader.port, "GET", fragment, headers=HX)
+        before = call(reader.port, "GET", fragment, headers=HX)
         assert before.status == 200, before.text[:500]
         etag = before.headers["ETag"]
         assert "Puzzling" in h.fragment_row(before.text, name)
-        unchanged = h.call(reader.port, "GET", fragment, headers={**HX, "If-None-Match": etag})
+        unchanged = call(reader.port, "GET", fragment, headers={**HX, "If-None-Match": etag})
         assert unchanged.status == 304
-        api_etag = h.call(reader.port, "GET", API_RESULTS).headers["ETag"]
+        api_etag = call(reader.port, "GET", API_RESULTS).headers["ETag"]
 
         tap = h.Tap(
             entry,
@@ -79,16 +84,16 @@ def test_a_capture_through_one_server_shows_at_once_in_a_poll_through_the_other(
             started=deployment.started,
         )
         posted = h.post_capture(writer.port, SLUG, deployment.token, tap)
-        assert h.acknowledged(posted), h.describe(posted)
+        assert h.acknowledged(posted), describe(posted)
         assert posted.json()["result"]["time"] == tap.expected_time
 
         # At once, through the other server: no waiting, no retry.
-        after = h.call(reader.port, "GET", fragment, headers={**HX, "If-None-Match": etag})
+        after = call(reader.port, "GET", fragment, headers={**HX, "If-None-Match": etag})
         assert after.status == 200, "the other server still answers 304: a stale version"
         assert after.headers["ETag"] != etag
         row = h.fragment_row(after.text, name)
         assert f"<time>{h.shown_time(tap.expected_ms)}</time>" in row, row
-        api = h.call(reader.port, "GET", API_RESULTS, headers={"If-None-Match": api_etag})
+        api = call(reader.port, "GET", API_RESULTS, headers={"If-None-Match": api_etag})
         assert api.status == 200
         assert api.headers["ETag"] != api_etag
         (result,) = [r for r in api.json()["rows"] if r["entry"]["id"] == entry]
@@ -116,7 +121,7 @@ def test_a_registration_rush_over_both_servers_never_overbooks(deployment):
             "publish_consent": True,
         }
         start.wait(timeout=30)
-        answers[number] = h.try_call(server.port, "POST", REGISTER, payload=payload, timeout=60)
+        answers[number] = try_call(server.port, "POST", REGISTER, payload=payload, timeout=60)
 
     threads = [threading.Thread(target=register, args=(n,)) for n in range(RUSH)]
     for thread in threads:
@@ -124,7 +129,7 @@ def test_a_registration_rush_over_both_servers_never_overbooks(deployment):
     for thread in threads:
         thread.join(timeout=90)
 
-    refused = [h.describe(a) for a in answers if not (isinstance(a, h.Answer) and a.status == 201)]
+    refused = [describe(a) for a in answers if not (isinstance(a, Answer) and a.status == 201)]
     assert not refused, refused
     statuses = Counter(answer.json()["status"] for answer in answers)
     places = CAPACITY - CONFIRMED

@@ -1,7 +1,7 @@
--- wrk script of bench/run.py: extra request headers, optional pacing, and a
--- one-line JSON summary that run.py reads.
+-- wrk script of the benchmark (bench/wrk.py): extra request headers, optional
+-- pacing, and a one-line JSON summary that bench/wrk.py reads.
 --
---   wrk -s bench/wrk/request.lua URL -- "HX-Request: true" "If-None-Match: \"1-2\"" delay=1000
+--   wrk -s bench/wrk.lua URL -- "HX-Request: true" "If-None-Match: \"1-2\"" delay=1000
 --
 -- Arguments after "--": "Name: value" adds a request header; "delay=MS" makes
 -- every connection wait MS milliseconds between its requests (a spectator's

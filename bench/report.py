@@ -1,0 +1,171 @@
+"""The report: the machine, the versions, the targets and the Markdown table."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import re
+import subprocess
+from pathlib import Path
+
+from harness.postgres import server_version
+
+STATIC = "/static/css/app.css"
+HEALTH = "/health/"
+
+
+def machine() -> dict:
+    cpu = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    memory = ""
+    with contextlib.suppress(OSError):
+        kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))
+        memory = f"{kb / 1024 / 1024:.1f} GiB"
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "memory": memory,
+        "kernel": platform.release(),
+        "os": (
+            re.search(r'PRETTY_NAME="([^"]+)"', Path("/etc/os-release").read_text()).group(1)
+            if Path("/etc/os-release").exists()
+            else platform.platform()
+        ),
+    }
+
+
+def versions(wrk: str, admin_url: str, redis) -> dict:
+    import django
+    import gunicorn
+    import psycopg
+
+    wrk_version = subprocess.run([wrk, "-v"], capture_output=True, text=True).stdout.split()
+    return {
+        "python": platform.python_version(),
+        "django": django.get_version(),
+        "gunicorn": gunicorn.__version__,
+        "psycopg": psycopg.__version__,
+        "postgresql": server_version(admin_url),
+        "redis": redis.info("server")["redis_version"],
+        "wrk": wrk_version[1] if len(wrk_version) > 1 else "?",
+    }
+
+
+def loadavg() -> str:
+    """Return the 1-, 5- and 15-minute load averages: other work on the machine shows here."""
+    with contextlib.suppress(OSError):
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    return "?"
+
+
+def ratio(value: float, base: float) -> float:
+    return value / base if base else float("nan")
+
+
+def markdown(report: dict) -> str:
+    static = report["wrk"]["static"]["rps"]
+    health = report["wrk"]["health"]["rps"]
+    lines = [
+        "| measurement | req/s | p50 ms | p99 ms | errors | × static | × minimal view |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for key, label in (
+        ("static", f"static file `{STATIC}`"),
+        ("health", "minimal Django view `/health/`"),
+        ("poll304", "unchanged poll, 304 (fragment of 180 rows)"),
+        ("poll200", "changed poll, 200 (180 rows, fragment cache warm)"),
+        ("api304", "API results poll, 304"),
+    ):
+        row = report["wrk"][key]
+        lines.append(
+            f"| {label} | {row['rps']:.0f} | {row['p50_ms']:.1f} | {row['p99_ms']:.1f} | "
+            f"{row['errors']} | {ratio(row['rps'], static):.2f} | {ratio(row['rps'], health):.2f} |"
+        )
+    pollers = report["pollers"]
+    lines.append(
+        f"| {report['pollers_label']} | {pollers['rps']:.0f} | {pollers['p50_ms']:.1f} | "
+        f"{pollers['p99_ms']:.1f} | {pollers['errors']} | {ratio(pollers['rps'], static):.2f} | "
+        f"{ratio(pollers['rps'], health):.2f} |"
+    )
+    for row in report["captures"]:
+        lines.append(
+            f"| {row['name']} | {row['rps']:.1f} | {row['p50_ms']:.1f} | {row['p99_ms']:.1f} | "
+            f"{row['errors']} | {ratio(row['rps'], static):.3f} | {ratio(row['rps'], health):.3f} |"
+        )
+    cold = report["cold"]
+    lines += [
+        "",
+        f"Cold render of one version (standings of the round's {report['round_size']:,} "
+        f"results computed, 180-row fragment rendered, both caches empty): median "
+        f"{cold['both_ms']['median']:.0f} ms "
+        f"(min {cold['both_ms']['min']:.0f}, max {cold['both_ms']['max']:.0f}, "
+        f"{cold['runs']} runs); fragment only (standings cached): median "
+        f"{cold['fragment_ms']['median']:.0f} ms.",
+        "",
+        "Targets:",
+    ]
+    for target in report["targets"]:
+        mark = "met" if target["met"] else "MISSED"
+        lines.append(f"- {target['what']}: {target['value']} (target {target['target']}): {mark}")
+    return "\n".join(lines)
+
+
+def summary_ms(values: list[float]) -> dict:
+    ordered = sorted(values)
+    return {
+        "median": ordered[len(ordered) // 2] * 1000,
+        "min": ordered[0] * 1000,
+        "max": ordered[-1] * 1000,
+    }
+
+
+def targets(report: dict) -> list[dict]:
+    wrk = report["wrk"]
+    health = wrk["health"]["rps"]
+    # The latency target is read at the stated load (the first paced run, open loop); the
+    # closed loop measures throughput, its latency is the length of its own queue.
+    paced = next(c for c in report["captures"] if c["name"].startswith("captures paced"))
+    p99 = paced["p99_ms"]
+    errors = (
+        sum(row["errors"] for row in wrk.values())
+        + report["pollers"]["errors"]
+        + sum(c["errors"] for c in report["captures"])
+    )
+    stored = report["stored"]
+    return [
+        {
+            "what": "unchanged polls (304) / minimal view",
+            "value": f"{ratio(wrk['poll304']['rps'], health):.3f}×",
+            "target": "≥ 0.8×",
+            "met": ratio(wrk["poll304"]["rps"], health) >= 0.8,
+        },
+        {
+            "what": "changed polls (200, 180 rows) / minimal view",
+            "value": f"{ratio(wrk['poll200']['rps'], health):.3f}×",
+            "target": "≥ 0.25×",
+            "met": ratio(wrk["poll200"]["rps"], health) >= 0.25,
+        },
+        {
+            "what": f"capture p99, {paced['name'][9:]}",
+            "value": f"{p99:.0f} ms",
+            "target": "≤ 150 ms",
+            "met": p99 <= 150,
+        },
+        {
+            "what": "errors (all runs), captures stored once",
+            "value": (
+                f"{errors} errors; {stored['captures']} captures stored for "
+                f"{stored['acknowledged']} acknowledged of {stored['attempted']} sent, "
+                f"{stored['doubled']} doubled"
+            ),
+            "target": "0 errors, stored = acknowledged",
+            "met": errors == 0
+            and stored["captures"] == stored["acknowledged"]
+            and stored["consistent"],
+        },
+    ]
