@@ -14,7 +14,7 @@ from championship.services import tables_create
 from control import rounds
 from control.rounds import SeatingPlan
 from tests import factories
-from tests.championship.test_cards import decode
+from tests.control.test_cards import decode
 from tests.factories import NEXT_YEAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -17,7 +17,7 @@ from control import rounds
 from control.rounds import SeatingPlan
 from tests import factories
 from tests.browser.offline import wait_for_kept_copy
-from tests.championship.test_cards import decode
+from tests.control.test_cards import decode
 
 # Within the bounds a championship's start must keep.
 SOON = timezone.now().replace(microsecond=0) + timedelta(days=60)

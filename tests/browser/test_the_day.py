@@ -33,7 +33,7 @@ from judging.models import Capture
 from registration.models import Entry
 from results.models import Result
 from tests import factories
-from tests.championship.test_cards import decode
+from tests.control.test_cards import decode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,10 +16,10 @@ from control import rounds
 from registration import services
 from registration.models import Entry
 from tests import factories
-from tests.championship.test_cards import decode, png_pixels, rasterise, svg_modules
+from tests.config.test_settings import run_manage
+from tests.control.test_cards import decode, png_pixels, rasterise, svg_modules
 from tests.factories import NEXT_YEAR
 from tests.registration.test_views import management, member_data
-from tests.test_config import run_manage
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from championship.models import ChampionshipRole, SignInLink, validate_slug_not_
 from championship.services import tables_create
 from control import rounds
 from tests import factories
-from tests.championship.test_cards import decode, rasterise, svg_modules
+from tests.control.test_cards import decode, rasterise, svg_modules
 
 # Within the bounds a championship's start must keep.
 SOON = timezone.now().replace(microsecond=0) + timedelta(days=60)

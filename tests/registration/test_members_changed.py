@@ -23,8 +23,8 @@ from registration.models import Entry, EntryMember, Person
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
+from tests.championship.test_admin import admin_url, change_form_data
 from tests.factories import NEXT_YEAR
-from tests.test_admin import admin_url, change_form_data
 
 pytestmark = pytest.mark.django_db
 

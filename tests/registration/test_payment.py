@@ -10,8 +10,8 @@ from championship.models import Category, Championship, ChampionshipRole
 from registration import payment, services, validation
 from registration.models import Entry
 from tests import factories
+from tests.championship.test_admin import admin_url, change_form_data
 from tests.factories import NEXT_YEAR
-from tests.test_admin import admin_url, change_form_data
 
 pytestmark = pytest.mark.django_db
 

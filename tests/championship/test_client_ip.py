@@ -7,7 +7,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from championship.client_ip import client_ip
 from config import env
 from tests import factories
-from tests.test_config import run_manage
+from tests.config.test_settings import run_manage
 
 PROXY = "10.0.0.2"
 STRANGER = "203.0.113.5"

@@ -9,8 +9,9 @@ import pytest
 from championship import presets, rulesets
 from championship.presets import effective_rules, get_preset
 from championship.rulesets import RulesetError
+from tests.paths import DATA
 
-RULES_MD = Path(__file__).parent / "data" / "rules" / "RULES.md"
+RULES_MD = DATA / "rules" / "RULES.md"
 
 # Each row of RULES.md's "Parameters by preset" table, with what it means for each
 # preset's parameters. The keys are the rows' first cells, verbatim.

@@ -19,7 +19,7 @@ from control import rounds
 from registration.models import Entry
 from results.models import Result
 from tests import factories
-from tests.test_admin import admin_url
+from tests.championship.test_admin import admin_url
 
 pytestmark = pytest.mark.django_db
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from config import env
+from tests.paths import ROOT
 
 BASE = Path("/srv/app")
 
@@ -92,9 +93,6 @@ def test_the_secret_key_is_required_without_debug():
         env.secret_key({}, debug=False)
     assert env.secret_key({}, debug=True)
     assert env.secret_key({"SECRET_KEY": "s3cret"}, debug=False) == "s3cret"
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_manage(*args, **env):

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 Role = ChampionshipRole.Role
 State = OutgoingMail.State
-FAILING = "tests.test_outbox.FailingBackend"
+FAILING = "tests.championship.test_outbox.FailingBackend"
 WORKING = "django.core.mail.backends.locmem.EmailBackend"
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from championship import lan
 from config import env
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 MAKE = shutil.which("make")
 needs_make = pytest.mark.skipif(MAKE is None, reason="make is not installed")
 

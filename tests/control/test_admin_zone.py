@@ -11,7 +11,7 @@ from championship.models import Championship, Heat, Round
 from championship.services import tables_create
 from control import rounds
 from tests import factories
-from tests.test_admin import change_form_data
+from tests.championship.test_admin import change_form_data
 
 
 def winter_start() -> datetime:

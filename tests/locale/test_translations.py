@@ -2,11 +2,11 @@
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-LOCALE = Path(__file__).resolve().parent.parent / "locale"
+from tests.paths import LOCALE
+
 LANGUAGES = ("nb", "sv", "da")
 MSGFMT = shutil.which("msgfmt")
 

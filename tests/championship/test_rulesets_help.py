@@ -1,11 +1,11 @@
 """Each parameter's explanation: one in the code, the same at the start of docs/rulesets.md."""
 
 import re
-from pathlib import Path
 
 from championship import rulesets
+from tests.paths import DOCS
 
-RULESETS_MD = Path(__file__).resolve().parent.parent / "docs" / "rulesets.md"
+RULESETS_MD = DOCS / "rulesets.md"
 
 
 def plain(text: str) -> str:

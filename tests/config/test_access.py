@@ -93,7 +93,7 @@ ACCESS = {
     "control:seating": (PUBLIC, "get"),
     "control:manage": (ORGANISER, "get"),
     "control:edit": (ORGANISER, "get"),
-    # And the group Organisers, whom this world does not have (tests/championship/test_setup.py).
+    # And the group Organisers, whom this world does not have (tests/control/test_setup.py).
     "control:new": (SUPERUSER, "get"),
     "control:round_control": (ORGANISER, "get"),
     "control:round_advancement": (ORGANISER, "post"),

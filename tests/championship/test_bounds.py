@@ -31,9 +31,9 @@ from control import rounds
 from interchange.format import InterchangeError
 from interchange.write import import_document
 from tests import factories
-from tests.championship.test_control import said, seated, seats_of, url
+from tests.championship.test_admin import admin_url, change_form_data
+from tests.control.test_control_room import said, seated, seats_of, url
 from tests.factories import NEXT_YEAR
-from tests.test_admin import admin_url, change_form_data
 from tests.test_interchange import counts, example
 
 FIRST = datetime(1, 1, 1, tzinfo=UTC)
