@@ -20,6 +20,8 @@ computed fields
 
 ``interchange.export.export_document`` reads a championship in a fixed number
 of queries; ``interchange.write.import_document`` checks the whole document
-(``interchange.read``, ``interchange.read_competition``, with ``interchange.values``
-for each value) before it writes anything, then writes it in one transaction.
+before it writes anything: its shape against ``docs/interchange.schema.json``
+(``interchange.schema``), then its references and meaning (``interchange.read``,
+``interchange.read_competition``, with ``interchange.values`` for each value);
+then it writes it in one transaction.
 """

@@ -3,32 +3,24 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from decimal import Decimal
-
-from results.models import Result
 
 FORMAT = "speedpuzzling-championship"
 VERSION = 2
 # Versions the import reads. Version 1 said only whether missing pieces were adjacent
 # (``adjacent_missing`` true or false); version 2 says how many of the lost pieces were.
+# The schema (docs/interchange.schema.json) lists the same; a test holds them together.
 READS = (1, 2)
 
 # Upper bounds of the database columns, so that a document cannot overflow them.
 SMALL_MAX = 32767
 INTEGER_MAX = 2147483647
-BIG_MAX = 9223372036854775807
 FEE_MAX = Decimal("999999.99")
 
 SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
-# A QR token as ``new_token`` makes them (22 characters of URL-safe base64: 128 bits),
-# or longer; a shorter one could be guessed.
-TOKEN_MIN_LENGTH = 22
-TOKEN_MAX_LENGTH = 64
-TOKEN = re.compile(rf"^[-a-zA-Z0-9_]{{{TOKEN_MIN_LENGTH},{TOKEN_MAX_LENGTH}}}$")
-COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 
 CATEGORY_MEMBERS = {"individual": "an individual entry", "pair": "a pair", "team": "a team"}
-RESULT_STATUSES = tuple(Result.Status.values)
 # The rules' names for a result's inputs, and the document's.
 ATTEMPT_FIELDS = {
     "time_ms": "time",
@@ -39,10 +31,20 @@ ATTEMPT_FIELDS = {
 _MISSING = object()
 
 
-class InterchangeError(ValueError):
-    """A document that cannot be imported: where (``path``) and why (``message``)."""
+def _line(path: str, message: str) -> str:
+    return f"{path}: {message}" if path else message
 
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}" if path else message)
+
+class InterchangeError(ValueError):
+    """A document that cannot be imported: where (``path``) and why (``message``).
+
+    ``problems`` holds every problem found, as ``(path, message)``, the first being
+    ``path`` and ``message``: the schema's check reports a few at once (``more``),
+    the checks of references and meaning one. Its text is one line per problem.
+    """
+
+    def __init__(self, path: str, message: str, *, more: Iterable[tuple[str, str]] = ()):
         self.path = path
         self.message = message
+        self.problems = ((path, message), *more)
+        super().__init__("\n".join(_line(*problem) for problem in self.problems))

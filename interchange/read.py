@@ -1,4 +1,11 @@
-"""Check a whole document before anything is written: the championship, tables and persons."""
+"""Check a whole document before anything is written: the championship, tables and persons.
+
+First its bounds (``championship.jsonbounds``), then its shape against the
+published schema (``interchange.schema``), then here and in
+``interchange.read_competition`` what a schema cannot say: unique keys and ids,
+references between them, time zones, e-mail addresses, dates within their
+bounds, and the rules, which the rulebook checks.
+"""
 
 from __future__ import annotations
 
@@ -6,44 +13,17 @@ import zoneinfo
 from datetime import datetime, tzinfo
 from typing import Any
 
-from django.conf import settings
 from django.utils import timezone
 
 from championship import bounds, jsonbounds, presets, rulesets
-from championship.models import (
-    RESERVED_SLUGS,
-    Currency,
-)
+from championship.models import RESERVED_SLUGS
 from championship.rules import identity
+from interchange import schema
 from interchange.export import _moment
-from interchange.format import (
-    _MISSING,
-    COUNTRY,
-    FORMAT,
-    READS,
-    SMALL_MAX,
-    TOKEN,
-    TOKEN_MAX_LENGTH,
-    TOKEN_MIN_LENGTH,
-    InterchangeError,
-)
+from interchange.format import InterchangeError
 from interchange.plan import _Plan, _Table
 from interchange.read_competition import _read_competition, _read_rounds, _Scope
-from interchange.values import (
-    _choice,
-    _date,
-    _datetime,
-    _email,
-    _flag,
-    _get,
-    _list,
-    _object,
-    _ref,
-    _show,
-    _slug,
-    _text,
-    _whole,
-)
+from interchange.values import _date, _datetime, _email, _list, _show, _value
 
 
 def _read(data: Any) -> _Plan:
@@ -53,17 +33,9 @@ def _read(data: Any) -> _Plan:
     found = jsonbounds.problem(data)
     if found is not None:
         raise InterchangeError(*found)
-    if not isinstance(data, dict):
-        raise InterchangeError("", f"the document must be a JSON object, not {_show(data)}")
-    document_format = _get(data, "format", "", required=True)
-    if document_format != FORMAT:
-        raise InterchangeError("format", f'must be "{FORMAT}", not {_show(document_format)}')
-    version = _get(data, "version", "", required=True)
-    if type(version) is not int or version not in READS:
-        raise InterchangeError(
-            "version",
-            f"unsupported version {_show(version)} (this import reads versions 1 and 2)",
-        )
+    # Its shape: types, required members, known values, ranges, lengths, patterns.
+    schema.check(data)
+    version = data["version"]
 
     fields, preset, rules = _read_championship(data)
     tz = zoneinfo.ZoneInfo(fields["timezone"])
@@ -79,7 +51,7 @@ def _read(data: Any) -> _Plan:
     entry_paths: dict[str, str] = {}
     entry_competition: dict[str, int] = {}
     competition_keys: dict[str, str] = {}
-    raw_competitions = _list(data, "competitions", "")
+    raw_competitions = _list(data, "competitions")
     for index, raw in enumerate(raw_competitions):
         competition = _read_competition(
             raw, f"competitions[{index}]", preset, rules, tz, person_names, entry_paths, identities
@@ -192,54 +164,36 @@ def _check_dates(plan: _Plan, tz: tzinfo) -> None:
 
 def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Ruleset]:
     path = "championship"
-    section = _object(_get(data, "championship", "", required=True), path)
-    slug = _slug(section, "slug", path, max_length=64)
+    section = data["championship"]
+    slug = section["slug"]
     if slug.lower() in RESERVED_SLUGS:
         raise InterchangeError(f"{path}.slug", f'"{slug}" is reserved; choose another slug')
-    name = _text(section, "name", path, required=True, blank=False, max_length=200)
-    ruleset = _choice(section, "ruleset", path, presets.PRESET_KEYS, what="ruleset", required=True)
+    ruleset = section["ruleset"]
     preset = presets.get_preset(ruleset)
-    overrides = _get(section, "rules", path, required=False)
-    if overrides is _MISSING or overrides is None:
-        overrides = {}
-    if not isinstance(overrides, dict):
-        raise InterchangeError(f"{path}.rules", f"must be an object, not {_show(overrides)}")
+    overrides = _value(section, "rules", {})
     try:
         rules = presets.effective_rules(ruleset, overrides)
     except rulesets.RulesetError as error:
         where = f"{path}.rules" if error.parameter == "rules" else f"{path}.rules.{error.parameter}"
         raise InterchangeError(where, error.message) from None
-    zone = _text(section, "timezone", path, default=preset.timezone, blank=False)
+    zone = _value(section, "timezone", preset.timezone)
     if zone not in zoneinfo.available_timezones():
-        raise InterchangeError(f"{path}.timezone", f'unknown time zone "{zone}"')
-    starts_at = _datetime(section, "starts_at", path, zoneinfo.ZoneInfo(zone), required=True)
-    currency = _choice(
-        section, "currency", path, Currency.values, what="currency", default=preset.currency
-    )
-    language = _choice(
-        section,
-        "language",
-        path,
-        [code for code, _name in settings.LANGUAGES],
-        what="language",
-        default=preset.language,
-    )
-    venue = _text(section, "venue", path, max_length=200)
+        raise InterchangeError(f"{path}.timezone", f"unknown time zone {_show(zone)}")
     tz = zoneinfo.ZoneInfo(zone)
     fields = {
         "slug": slug,
-        "name": name,
+        "name": section["name"],
         "ruleset": ruleset,
         "rule_overrides": overrides,
         "timezone": zone,
-        "starts_at": starts_at,
-        "currency": currency,
-        "payment_instructions": _text(section, "payment_instructions", path),
-        "language": language,
-        "venue": venue,
-        "address": _text(section, "address", path, max_length=300),
+        "starts_at": _datetime(section, "starts_at", path, tz),
+        "currency": _value(section, "currency", preset.currency),
+        "payment_instructions": _value(section, "payment_instructions", ""),
+        "language": _value(section, "language", preset.language),
+        "venue": _value(section, "venue", ""),
+        "address": _value(section, "address", ""),
         "registration_deadline": _datetime(section, "registration_deadline", path, tz),
-        "is_public": _flag(section, "listed", path, default=True),
+        "is_public": _value(section, "listed", True),
     }
     return fields, preset, rules
 
@@ -248,82 +202,61 @@ def _read_tables(data: dict) -> list[_Table]:
     tables = []
     numbers: dict[int, str] = {}
     tokens: dict[str, str] = {}
-    for index, raw in enumerate(_list(data, "tables", "")):
+    for index, raw in enumerate(_list(data, "tables")):
         path = f"tables[{index}]"
-        raw = _object(raw, path)
-        number = _whole(raw, "number", path, required=True, minimum=1)
+        number = raw["number"]
         if number in numbers:
             raise InterchangeError(
                 f"{path}.number", f"duplicate table number {number} (also {numbers[number]})"
             )
         numbers[number] = path
-        label = _text(raw, "label", path, max_length=100)
-        seats = _whole(raw, "seats", path, default=1, minimum=1, maximum=2)
-        token = _text(raw, "token", path, default=None, max_length=TOKEN_MAX_LENGTH, blank=False)
+        token = raw.get("token")
         if token is not None:
-            if not TOKEN.match(token):
-                raise InterchangeError(
-                    f"{path}.token",
-                    f"must be {TOKEN_MIN_LENGTH} to {TOKEN_MAX_LENGTH} letters, digits, - and _ "
-                    "(a token as the export gives it), not "
-                    f"{_show(token)}",
-                )
             if token in tokens:
                 raise InterchangeError(f"{path}.token", f"duplicate token (also {tokens[token]})")
             tokens[token] = path
-        reserved = _flag(raw, "reserved_for_guests", path)
-        tables.append(_Table(path, number, label, seats, token, reserved))
+        tables.append(
+            _Table(
+                path,
+                number,
+                _value(raw, "label", ""),
+                _value(raw, "seats", 1),
+                token,
+                _value(raw, "reserved_for_guests", False),
+            )
+        )
     return tables
 
 
 def _read_persons(data: dict) -> list[dict]:
     persons = []
     refs: dict[str, str] = {}
-    for index, raw in enumerate(_list(data, "persons", "")):
+    for index, raw in enumerate(_list(data, "persons")):
         path = f"persons[{index}]"
-        raw = _object(raw, path)
-        ref = _ref(raw, "id", path)
+        ref = raw["id"]
         if ref in refs:
             raise InterchangeError(f"{path}.id", f'duplicate id "{ref}" (also {refs[ref]})')
         refs[ref] = path
-        country = _text(raw, "country", path)
-        if country and not COUNTRY.match(country):
-            raise InterchangeError(
-                f"{path}.country", f"{_show(country)} is not a two-letter country code"
-            )
         email = _email(raw, "email", path)
         persons.append(
             {
                 "ref": ref,
-                "name": _text(raw, "name", path, required=True, blank=False, max_length=200),
+                "name": raw["name"],
                 "birth_date": _date(raw, "birth_date", path),
-                "city": _text(raw, "city", path, max_length=100),
-                "country": country.upper(),
-                "citizenship": _citizenship(raw, path),
-                "region": _text(raw, "region", path, max_length=100),
-                "years_in_region": _whole(
-                    raw, "years_in_region", path, nullable=True, maximum=SMALL_MAX
-                ),
+                "city": _value(raw, "city", ""),
+                "country": _value(raw, "country", "").upper(),
+                "citizenship": _citizenship(raw),
+                "region": _value(raw, "region", ""),
+                "years_in_region": raw.get("years_in_region"),
                 "email": email,
-                "publish_consent": _flag(raw, "publish_consent", path),
+                "publish_consent": _value(raw, "publish_consent", False),
             }
         )
     return persons
 
 
-def _citizenship(raw: dict, path: str) -> list[str]:
+def _citizenship(raw: dict) -> list[str]:
     """Return the citizenship as a list of upper-case codes (a single code is a list of one)."""
-    value = _get(raw, "citizenship", path, required=False)
-    if value is _MISSING or value is None:
-        return []
-    where = f"{path}.citizenship"
+    value = _value(raw, "citizenship", [])
     codes = [value] if isinstance(value, str) else value
-    if not isinstance(codes, list):
-        raise InterchangeError(
-            where, f"must be a country code or a list of them, not {_show(value)}"
-        )
-    for index, code in enumerate(codes):
-        if not isinstance(code, str) or not COUNTRY.match(code):
-            at = where if isinstance(value, str) else f"{where}[{index}]"
-            raise InterchangeError(at, f"{_show(code)} is not a two-letter country code")
     return [code.upper() for code in codes]

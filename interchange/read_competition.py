@@ -1,4 +1,9 @@
-"""Check a document's competitions: entries, rounds, heats, seats and results."""
+"""Check a document's competitions: entries, rounds, heats, seats and results.
+
+Their shape is the schema's (``interchange.schema``); here are the references
+(members, seats' tables and entries, results' entries), unique keys, member
+counts, piece counts against the puzzle's size, and the rules' checks.
+"""
 
 from __future__ import annotations
 
@@ -7,38 +12,26 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any
 
-from django.conf import settings
-
-from championship import bounds, rulesets
-from championship.models import (
-    Round,
-)
+from championship import rulesets
+from championship.models import Round
 from championship.rules import identity, timing
 from championship.rules.advancement import Advance, AdvancementError
 from interchange.format import (
-    _MISSING,
     ATTEMPT_FIELDS,
     CATEGORY_MEMBERS,
-    RESULT_STATUSES,
     SMALL_MAX,
     InterchangeError,
 )
 from interchange.plan import _Competition, _Entry, _Heat, _Round
 from interchange.values import (
-    _choice,
     _datetime,
     _duration,
     _email,
     _fee,
-    _flag,
-    _get,
     _list,
-    _object,
-    _ref,
     _show,
-    _slug,
-    _text,
-    _whole,
+    _value,
+    _within,
 )
 from registration.models import Entry
 from results.models import Result
@@ -66,81 +59,54 @@ def _read_competition(
     identities: dict[str, identity.Identity],
 ) -> _Competition:
     """Check a competition's settings and entries (its rounds come later)."""
-    raw = _object(raw, path)
-    key = _slug(raw, "key", path, max_length=50)
-    kind = _choice(raw, "category", path, rulesets.CATEGORY_KINDS, what="category", required=True)
+    kind = raw["category"]
     defaults = preset.categories[kind]
-    pieces = _whole(raw, "pieces", path, default=defaults.pieces, minimum=1)
-    capacity = _get(raw, "capacity", path, required=False)
     fields = {
-        "key": key,
+        "key": raw["key"],
         "kind": kind,
-        "pieces": pieces,
-        "time_limit_minutes": _whole(
-            raw,
-            "time_limit_minutes",
-            path,
-            default=defaults.time_limit_minutes,
-            minimum=bounds.TIME_LIMIT_MINUTES_MIN,
-            maximum=bounds.TIME_LIMIT_MINUTES_MAX,
-        ),
-        "capacity": defaults.capacity
-        if capacity is _MISSING
-        else _whole(raw, "capacity", path, nullable=True),
+        "pieces": _value(raw, "pieces", defaults.pieces),
+        "time_limit_minutes": _value(raw, "time_limit_minutes", defaults.time_limit_minutes),
+        # Omitted, the preset's; null, no limit.
+        "capacity": raw.get("capacity", defaults.capacity),
         "fee": _fee(raw, "fee", path, default=defaults.fee),
-        "min_members": _whole(
-            raw, "min_members", path, default=defaults.min_members, minimum=1, maximum=SMALL_MAX
-        ),
-        "name": _text(raw, "name", path, max_length=100),
-        "puzzle_brand": _text(raw, "puzzle_brand", path, max_length=100),
-        "puzzle_motif": _text(raw, "puzzle_motif", path, max_length=200),
+        "min_members": _value(raw, "min_members", defaults.min_members),
+        "name": _value(raw, "name", ""),
+        "puzzle_brand": _value(raw, "puzzle_brand", ""),
+        "puzzle_motif": _value(raw, "puzzle_motif", ""),
         "registration_opens_at": _datetime(raw, "registration_opens_at", path, tz),
     }
-    fields["max_members"] = _whole(
-        raw,
-        "max_members",
-        path,
-        default=max(defaults.max_members, fields["min_members"]),
-        minimum=fields["min_members"],
-        maximum=SMALL_MAX,
+    fields["max_members"] = _value(
+        raw, "max_members", max(defaults.max_members, fields["min_members"])
     )
+    # The schema bounds each; that the maximum is not below the minimum is checked here.
+    _within(fields["max_members"], f"{path}.max_members", fields["min_members"], SMALL_MAX)
     competition = _Competition(path=path, fields=fields)
     low, high = fields["min_members"], fields["max_members"]
     # Who already has an entry in this category, for the one-entry-per-person rule: by id,
     # and as people (the same e-mail, or the same name and birth date).
     entered: dict[str, str] = {}
     entered_people: identity.People[tuple[str, str]] = identity.People()
-    for index, entry_raw in enumerate(_list(raw, "entries", path)):
+    for index, entry_raw in enumerate(_list(raw, "entries")):
         entry_path = f"{path}.entries[{index}]"
-        entry_raw = _object(entry_raw, entry_path)
-        ref = _ref(entry_raw, "id", entry_path)
+        ref = entry_raw["id"]
         if ref in entry_paths:
             raise InterchangeError(
                 f"{entry_path}.id", f'duplicate id "{ref}" (also {entry_paths[ref]})'
             )
         entry_paths[ref] = entry_path
-        members = _list(entry_raw, "members", entry_path, required=True)
+        # Strings, and each once: the schema's.
+        members = entry_raw["members"]
         for position, member in enumerate(members):
-            where = f"{entry_path}.members[{position}]"
-            if not isinstance(member, str):
-                raise InterchangeError(where, f"must be a person's id, not {_show(member)}")
             if member not in person_names:
-                raise InterchangeError(where, f'unknown person "{member}"')
-            if member in members[:position]:
-                raise InterchangeError(where, f'person "{member}" is already a member')
+                raise InterchangeError(
+                    f"{entry_path}.members[{position}]", f'unknown person "{member}"'
+                )
         if not low <= len(members) <= high:
             raise InterchangeError(
                 f"{entry_path}.members",
                 f"{CATEGORY_MEMBERS[kind]} has {_members_span(low, high)}, not {len(members)}",
             )
-        status = _choice(
-            entry_raw,
-            "status",
-            entry_path,
-            Entry.Status.values,
-            what="status",
-            default=Entry.Status.CONFIRMED,
-        )
+        status = _value(entry_raw, "status", Entry.Status.CONFIRMED)
         # An import restores a championship; it registers nothing. So it keeps an entry that
         # would be unofficial where unofficial_allowed is false, and a member without e-mail
         # or birth date; it refuses only the same person in two entries of a category.
@@ -177,39 +143,20 @@ def _read_competition(
                 ref=ref,
                 members=list(members),
                 fields={
-                    "name": _text(entry_raw, "name", entry_path, max_length=200)
-                    or default_name[:200],
+                    "name": _value(entry_raw, "name", "") or default_name[:200],
                     "status": status,
                     "registered_at": _datetime(entry_raw, "registered_at", entry_path, tz),
-                    "publish_consent": _flag(entry_raw, "publish_consent", entry_path),
-                    "adult_name": _text(entry_raw, "adult_name", entry_path, max_length=200),
-                    "payment_status": _choice(
-                        entry_raw,
-                        "payment_status",
-                        entry_path,
-                        Entry.Payment.values,
-                        what="payment status",
-                        default=Entry.Payment.UNPAID,
-                    ),
-                    "payment_reference": _text(
-                        entry_raw, "payment_reference", entry_path, max_length=100
-                    ),
+                    "publish_consent": _value(entry_raw, "publish_consent", False),
+                    "adult_name": _value(entry_raw, "adult_name", ""),
+                    "payment_status": _value(entry_raw, "payment_status", Entry.Payment.UNPAID),
+                    "payment_reference": _value(entry_raw, "payment_reference", ""),
                     "contact_email": _email(entry_raw, "contact_email", entry_path),
-                    "language": _choice(
-                        entry_raw,
-                        "language",
-                        entry_path,
-                        [code for code, _name in settings.LANGUAGES],
-                        what="language",
-                        default=None,
-                    ),
-                    "prior_ranking": _whole(
-                        entry_raw, "prior_ranking", entry_path, nullable=True, minimum=1
-                    ),
+                    "language": entry_raw.get("language"),
+                    "prior_ranking": entry_raw.get("prior_ranking"),
                     "checked_in_at": _datetime(entry_raw, "checked_in_at", entry_path, tz),
                     "fee": _fee(entry_raw, "fee", entry_path, default=None),
                     **_walkover(entry_raw, entry_path, tz),
-                    "notes": _text(entry_raw, "notes", entry_path, max_length=10_000),
+                    "notes": _value(entry_raw, "notes", ""),
                 },
             )
         )
@@ -219,24 +166,22 @@ def _read_competition(
 def _walkover(raw: dict, path: str, tz: tzinfo) -> dict:
     """Return an entry's walk-over (when, and why: a walk-over needs its reason)."""
     at = _datetime(raw, "walkover_at", path, tz)
-    reason = _text(raw, "walkover_reason", path, max_length=10_000)
+    reason = _value(raw, "walkover_reason", "")
     if at is not None and not reason.strip():
         raise InterchangeError(f"{path}.walkover_reason", "a walk-over needs its reason")
     return {"walkover_at": at, "walkover_reason": reason}
 
 
 def _advance(raw: dict, path: str) -> dict:
-    """Return a round's advancement as the model's fields."""
-    value = _get(raw, "advance", path, required=False)
+    """Return a round's advancement as the model's fields (the schema bounds its numbers)."""
+    value = _value(raw, "advance", {})
     where = f"{path}.advance"
-    if value is _MISSING or value is None or value == {}:
+    if value == {}:
         return {
             "advance": Round.Advance.NONE,
             "advance_count": None,
             "advance_best_remaining": None,
         }
-    if not isinstance(value, dict):
-        raise InterchangeError(where, f"must be an object, not {_show(value)}")
     try:
         advance = Advance.from_dict(value)
     except AdvancementError as error:
@@ -247,17 +192,11 @@ def _advance(raw: dict, path: str) -> dict:
         )
         raise InterchangeError(where, message) from None
     if advance.overall is not None:
-        if advance.overall < 1:
-            raise InterchangeError(where, "overall must be at least 1")
-        if advance.overall > SMALL_MAX:
-            raise InterchangeError(where, f"overall must be at most {SMALL_MAX}")
         return {
             "advance": Round.Advance.OVERALL,
             "advance_count": advance.overall,
             "advance_best_remaining": None,
         }
-    if max(advance.per_heat, advance.best_remaining) > SMALL_MAX:
-        raise InterchangeError(where, f"per_heat and best_remaining must be at most {SMALL_MAX}")
     return {
         "advance": Round.Advance.PER_HEAT,
         "advance_count": advance.per_heat,
@@ -282,39 +221,26 @@ class _Scope:
 
 def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
     """Check a competition's rounds with their heats, seats and results."""
-    raw_rounds = _list(raw, "rounds", path)
+    raw_rounds = _list(raw, "rounds")
     rounds = []
     for order, round_raw in enumerate(raw_rounds, start=1):
         round_path = f"{path}.rounds[{order - 1}]"
-        round_raw = _object(round_raw, round_path)
-        key = _slug(round_raw, "key", round_path, max_length=60)
+        key = round_raw["key"]
         if key in scope.round_keys:
             raise InterchangeError(
                 f"{round_path}.key", f'duplicate round key "{key}" (also {scope.round_keys[key]})'
             )
         scope.round_keys[key] = round_path
-        stage = _choice(
-            round_raw,
-            "stage",
-            round_path,
-            Round.Stage.values,
-            what="stage",
-            default=Round.Stage.FINAL if order == len(raw_rounds) else Round.Stage.PRELIM,
-        )
+        last = order == len(raw_rounds)
         round_ = _Round(
             fields={
                 "key": key,
-                "name": _text(round_raw, "name", round_path, max_length=100),
+                "name": _value(round_raw, "name", ""),
                 "order": order,
-                "stage": stage,
-                "time_limit_minutes": _whole(
-                    round_raw,
-                    "time_limit_minutes",
-                    round_path,
-                    nullable=True,
-                    minimum=bounds.TIME_LIMIT_MINUTES_MIN,
-                    maximum=bounds.TIME_LIMIT_MINUTES_MAX,
+                "stage": _value(
+                    round_raw, "stage", Round.Stage.FINAL if last else Round.Stage.PRELIM
                 ),
+                "time_limit_minutes": round_raw.get("time_limit_minutes"),
                 **_advance(round_raw, round_path),
             }
         )
@@ -322,7 +248,7 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
         seated: dict[str, str] = {}
         with_result: dict[str, str] = {}
         heat_keys: dict[str, str] = {}
-        for heat_index, heat_raw in enumerate(_list(round_raw, "heats", round_path)):
+        for heat_index, heat_raw in enumerate(_list(round_raw, "heats")):
             heat_path = f"{round_path}.heats[{heat_index}]"
             limit = round_.fields["time_limit_minutes"] or scope.time_limit_minutes
             heat = _read_heat(heat_raw, heat_path, scope, seated, with_result, limit)
@@ -346,11 +272,10 @@ def _read_heat(
     limit_minutes: int,
 ) -> _Heat:
     """Check a heat: its seats (a shared table seats two) and its results."""
-    raw = _object(raw, path)
     heat = _Heat(
-        key=_slug(raw, "key", path, max_length=30),
+        key=raw["key"],
         started_at=_datetime(raw, "started_at", path, scope.tz),
-        name=_text(raw, "name", path, max_length=100),
+        name=_value(raw, "name", ""),
         scheduled_at=_datetime(raw, "scheduled_at", path, scope.tz),
         ended_at=_datetime(raw, "ended_at", path, scope.tz),
     )
@@ -359,10 +284,9 @@ def _read_heat(
             f"{path}.ended_at", "time is up before the heat started (or it never started)"
         )
     taken: dict[int, list[str]] = defaultdict(list)
-    for index, seat_raw in enumerate(_list(raw, "seats", path)):
+    for index, seat_raw in enumerate(_list(raw, "seats")):
         seat_path = f"{path}.seats[{index}]"
-        seat_raw = _object(seat_raw, seat_path)
-        number = _whole(seat_raw, "table", seat_path, required=True, minimum=1)
+        number = seat_raw["table"]
         if number not in scope.table_seats:
             raise InterchangeError(f"{seat_path}.table", f"unknown table {number}")
         ref = _entry_ref(seat_raw, seat_path, scope)
@@ -397,9 +321,8 @@ def _read_heat(
                 "an entry's own start must fall between the heat's start and its time-up",
             )
         heat.seats.append((number, ref, len(taken[number]), own_start))
-    for index, result_raw in enumerate(_list(raw, "results", path)):
+    for index, result_raw in enumerate(_list(raw, "results")):
         result_path = f"{path}.results[{index}]"
-        result_raw = _object(result_raw, result_path)
         ref = _entry_ref(result_raw, result_path, scope)
         if ref in with_result:
             raise InterchangeError(
@@ -413,7 +336,7 @@ def _read_heat(
 
 def _entry_ref(raw: dict, path: str, scope: _Scope) -> str:
     """Return the id of an entry of the competition in ``scope``."""
-    ref = _text(raw, "entry", path, required=True)
+    ref = raw["entry"]
     where = f"{path}.entry"
     if ref not in scope.entry_competition:
         raise InterchangeError(where, f'unknown entry "{ref}"')
@@ -428,10 +351,14 @@ def _entry_ref(raw: dict, path: str, scope: _Scope) -> str:
 
 def _adjacent(raw: dict, path: str, missing_lost: int, version: int) -> int:
     """Return the adjacent lost pieces: a count, or version 1's yes/no (all lost, or none)."""
-    value = _get(raw, "adjacent_missing", path, required=False)
-    if isinstance(value, bool) and version == 1:
+    value = _value(raw, "adjacent_missing", 0)
+    if isinstance(value, bool):
+        # The schema takes both, as a document of either version may hold it.
+        if version != 1:
+            where = f"{path}.adjacent_missing"
+            raise InterchangeError(where, f"must be a whole number, not {_show(value)}")
         return timing.adjacent_count(value, missing_lost)
-    return _whole(raw, "adjacent_missing", path, default=0, maximum=SMALL_MAX)
+    return value
 
 
 def _read_result(raw: dict, path: str, scope: _Scope, limit_minutes: int) -> dict:
@@ -442,18 +369,22 @@ def _read_result(raw: dict, path: str, scope: _Scope, limit_minutes: int) -> dic
     counted pieces (status ``unfinished`` with ``pieces_placed``).
     """
     pieces = scope.pieces
-    status = _choice(raw, "status", path, RESULT_STATUSES, what="status", required=True)
+    status = raw["status"]
+    # Pieces counted against the puzzle's size (the schema bounds them by their columns).
     piece_limit = min(pieces, SMALL_MAX)
-    missing_lost = _whole(raw, "missing_lost", path, default=0, maximum=piece_limit)
+    for name, limit in (("missing_found", piece_limit), ("missing_lost", piece_limit)):
+        _within(raw.get(name), f"{path}.{name}", 0, limit)
+    _within(raw.get("pieces_placed"), f"{path}.pieces_placed", 0, pieces)
+    missing_lost = _value(raw, "missing_lost", 0)
     fields = {
         "status": status,
         "time_ms": _duration(raw, "time", path),
-        "missing_found": _whole(raw, "missing_found", path, default=0, maximum=piece_limit),
+        "missing_found": _value(raw, "missing_found", 0),
         "missing_lost": missing_lost,
         "adjacent_missing": _adjacent(raw, path, missing_lost, scope.version),
         "last_piece_ms": _duration(raw, "last_piece_time", path),
-        "pieces_placed": _whole(raw, "pieces_placed", path, nullable=True, maximum=pieces),
-        "incorrect": _flag(raw, "incorrect", path),
+        "pieces_placed": raw.get("pieces_placed"),
+        "incorrect": _value(raw, "incorrect", False),
     }
     if status == Result.Status.FINISHED and fields["time_ms"] is None:
         raise InterchangeError(f"{path}.time", "a finished result needs a time")
