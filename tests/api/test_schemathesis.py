@@ -3,7 +3,7 @@
 Schemathesis reads the OpenAPI schema the application publishes and calls every
 operation with data generated from it. The path parameters name a championship
 that exists, with a round under way and a judge, so the generated bodies reach
-the code behind the URL (tests/test_api_schema.py generates the path parameters
+the code behind the URL (tests/api/test_schema.py generates the path parameters
 too, and checks the answers against the schema). Generation is derandomised: CI
 runs the same cases every time.
 """

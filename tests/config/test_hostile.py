@@ -47,6 +47,7 @@ from judging.services import capture_record
 from results.services import standings_recompute
 from tests import factories
 from tests.factories import NEXT_YEAR
+from tests.paths import DATA, ROOT
 
 pytestmark = pytest.mark.django_db
 
@@ -207,9 +208,7 @@ def world(db):
         "missing_found": 0,
         "missing_lost": 0,
     }
-    document = json.loads(
-        (Path(__file__).parent / "data" / "interchange" / "small.json").read_text("utf-8")
-    )
+    document = json.loads((DATA / "interchange" / "small.json").read_text("utf-8"))
     api_bodies = {
         "api:championship-list": {
             "preset": "rogaland",
@@ -393,7 +392,7 @@ class Battery:
             )
 
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT
 
 
 def last_frame(error):

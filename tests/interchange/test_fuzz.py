@@ -2,7 +2,6 @@
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,12 +15,11 @@ from registration.csv_io import parse_entries
 from registration.models import Entry, Person
 from results.models import Result
 from tests import factories
+from tests.paths import DATA
 
 pytestmark = pytest.mark.django_db
 
-SMALL = json.loads(
-    (Path(__file__).parent / "data" / "interchange" / "small.json").read_text(encoding="utf-8")
-)
+SMALL = json.loads((DATA / "interchange" / "small.json").read_text(encoding="utf-8"))
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10**6) | st.text(max_size=12),

@@ -18,7 +18,7 @@ from championship.models import Championship
 from interchange.export import export_document
 from interchange.format import InterchangeError
 from interchange.write import import_document
-from tests.test_interchange import HEAT, counts, example
+from tests.interchange.test_format import HEAT, counts, example
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ REFUSED = {
     ),
     "a fee of 1e30 as text": (
         {"fee": '"1e30"'},
-        "competitions[0].fee: must be between 0 and 999999.99, not 1e30",
+        'competitions[0].fee: "1e30" is not an amount like "200.00" (digits, at most two decimals)',
     ),
     "a NUL in a name": (
         {"name": json.dumps("Ingrid\u0000Tjelta")},
@@ -78,8 +78,8 @@ REFUSED = {
     ),
     "a table token of 1": (
         {"token": '"1"'},
-        "tables[0].token: must be 22 to 64 letters, digits, - and _ (a token as the export "
-        'gives it), not "1"',
+        'tables[0].token: "1" is not a token as the export gives it (22 to 64 letters, '
+        "digits, - and _)",
     ),
     "a time of 99999999999 hours": (
         {"time": '"99999999999:00:00"'},
