@@ -124,7 +124,7 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
         "seat_form": seat_form,
         "advance_form": advance_form,
         "last_seating": _last_seating(request, round_),
-        "time_limit_ms": round_.effective_time_limit_minutes * 60_000,
+        "time_limit_ms": round_.time_limit_ms,
         "now": now,
         "heat_keys": [(heat.key, heat.label) for heat in heats],
     }
