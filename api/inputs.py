@@ -124,6 +124,15 @@ class RoundActionInputSerializer(serializers.Serializer):
             "most one."
         ),
     )
+    provisional = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=(
+            "advance: advance from provisional results, before the round is signed off "
+            "(`publish`). Without it, advancing from a round that is not signed off is "
+            "refused (409): a protest or a correction may still change who qualifies."
+        ),
+    )
 
 
 class AdjacentMissingField(serializers.IntegerField):

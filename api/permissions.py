@@ -22,6 +22,26 @@ class IsChampionshipOrganiser(BasePermission):
         return has_role(request.user, obj, ChampionshipRole.Role.ORGANISER)
 
 
+class MayActOnRound(BasePermission):
+    """Organisers run a round; head judges (and organisers) may also sign its results off.
+
+    The view calls ``check_object_permissions`` with the championship; the action
+    is the URL's ``action``.
+    """
+
+    SIGN_OFF = "publish"
+
+    def has_permission(self, request, view):
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request, view, obj: Championship):
+        if view.kwargs.get("action") == self.SIGN_OFF:
+            self.message = _("Only the championship's head judges and organisers may sign off.")
+            return has_role(request.user, obj, ChampionshipRole.Role.HEAD_JUDGE)
+        self.message = IsChampionshipOrganiser.message
+        return has_role(request.user, obj, ChampionshipRole.Role.ORGANISER)
+
+
 class IsSuperuser(BasePermission):
     """Let superusers in; anonymous users get 401, everybody else 403."""
 

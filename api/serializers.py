@@ -243,6 +243,18 @@ class StandingRowSerializer(serializers.Serializer):
     counted_pieces = serializers.IntegerField(allow_null=True)
     qualified = serializers.BooleanField()
     prize = serializers.IntegerField(allow_null=True, help_text="1, 2, 3 or null.")
+    pieces_per_minute = serializers.FloatField(
+        allow_null=True,
+        help_text="The puzzle's pieces per minute of the final time, one decimal; null unless "
+        "completed.",
+    )
+
+
+class CorrectionSerializer(serializers.Serializer):
+    """A head judge's correction of a result after the round was signed off."""
+
+    at = serializers.DateTimeField()
+    reason = serializers.CharField()
 
 
 class RoundStandingsSerializer(serializers.Serializer):
@@ -252,6 +264,19 @@ class RoundStandingsSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="Changes whenever the results change.")
     # A plain string: a second enum named "state" would collide in the schema's enum names.
     state = serializers.CharField(help_text="The round's state, as in the championship's rounds.")
+    official = serializers.BooleanField(
+        help_text=(
+            "Whether the results are official: signed off by a head judge or organiser. "
+            "Until then they are provisional and may still change."
+        )
+    )
+    official_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the results were signed off; null while provisional."
+    )
+    corrections = CorrectionSerializer(
+        many=True,
+        help_text="Corrections of official results, each with its reason: the round is corrected.",
+    )
     rows = StandingRowSerializer(many=True)
 
 

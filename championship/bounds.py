@@ -63,6 +63,8 @@ DAYS_AFTER = 3
 TIME_LIMIT_MINUTES_MIN = 1
 TIME_LIMIT_MINUTES_MAX = 600
 DURATION_MAX_MS = 24 * 60 * 60 * 1000
+# A protest window longer than a day is a slip of the keyboard.
+PROTEST_WINDOW_MAX_MINUTES = 24 * 60
 SAFE_MARGIN = timedelta(days=30)
 SAFE_EARLIEST = datetime.min.replace(tzinfo=UTC) + SAFE_MARGIN
 SAFE_LATEST = datetime.max.replace(tzinfo=UTC) - SAFE_MARGIN

@@ -418,13 +418,15 @@ CHAMPIONSHIP_EDITABLE = (
     "venue",
     "address",
     "payment_instructions",
+    "protest_window_minutes",
     "is_public",
 )
 
 
 @transaction.atomic
 def championship_update(*, championship: Championship, **changes) -> Championship:
-    """Change a championship's name, dates, place, payment instructions or public listing."""
+    """Change a championship's name, dates, place, payment instructions, protest window or
+    public listing."""
     unknown = set(changes) - set(CHAMPIONSHIP_EDITABLE)
     if unknown:
         raise TypeError(f"not editable here: {', '.join(sorted(unknown))}")

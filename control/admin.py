@@ -57,7 +57,7 @@ class ChampionshipAdmin(ScopedModelAdmin):
             _("When and where"),
             {"fields": ("starts_at", "timezone", "registration_deadline", "venue", "address")},
         ),
-        (_("Rules"), {"fields": ("ruleset", "rule_overrides")}),
+        (_("Rules"), {"fields": ("ruleset", "rule_overrides", "protest_window_minutes")}),
         (
             _("Money and language"),
             {"fields": ("currency", "payment_instructions", "language")},

@@ -27,7 +27,7 @@ from championship.rules import seating
 from championship.rules.eligibility import officiality
 from registration.models import Entry, Person
 from results.models import Result
-from results.services import round_lock, round_recompute, standings_ensure
+from results.services import results_missing, round_lock, round_recompute, standings_ensure
 
 ORDERS = seating.ORDERS
 
@@ -518,18 +518,6 @@ def round_close(*, round_: Round) -> list[Heat]:
         raise RoundStateError(_("No heat of this round is running."))
     now = timezone.now()
     return [heat_close(heat=heat, at=now) for heat in running]
-
-
-def results_missing(round_: Round) -> int:
-    """Return how many seated entries of a round have no final result yet."""
-    seated = Seat.objects.filter(round=round_).count()
-    done = (
-        Result.objects.filter(round=round_)
-        .exclude(status=Result.Status.PENDING)
-        .filter(outcome__gt="")
-        .count()
-    )
-    return max(seated - done, 0)
 
 
 def results_final(round_: Round) -> bool:

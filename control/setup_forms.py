@@ -301,6 +301,11 @@ class ChampionshipEditForm(forms.ModelForm):
             "closes registration earlier, never later."
         )
 
+    def clean_protest_window_minutes(self):
+        # Left out (a form of an earlier release): the window stays as it is.
+        value = self.cleaned_data.get("protest_window_minutes")
+        return self.instance.protest_window_minutes if value is None else value
+
 
 class CategoryEditForm(forms.ModelForm):
     """A category's capacity, fee, puzzle and registration opening."""

@@ -27,6 +27,11 @@ urlpatterns = [
     path("<slug:slug>/manage/rounds/<slug:round>/start/", round.start, name="round_start"),
     path("<slug:slug>/manage/rounds/<slug:round>/close/", round.close, name="round_close"),
     path(
+        "<slug:slug>/manage/rounds/<slug:round>/sign-off/",
+        round.sign_off,
+        name="round_sign_off",
+    ),
+    path(
         "<slug:slug>/manage/rounds/<slug:round>/advance/",
         round.advance,
         name="round_advance",

@@ -78,6 +78,13 @@ def check_against_result(
         )
     if kind == Kind.CORRECTION:
         return
+    if round_.state == Round.State.PUBLISHED and kind != Kind.CONFIRM:
+        raise CaptureConflict(
+            _(
+                "The results are official: only a head judge's correction, with a reason, "
+                "changes them."
+            )
+        )
     if kind in (Kind.DNS, Kind.DSQ):
         if kind == Kind.DNS and recorded:
             raise CaptureConflict(

@@ -275,6 +275,13 @@ def capture_record(
         else:
             # Only what the capture decides: the places are the ranking's (see below).
             result.save(update_fields=[*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
+        if data.kind == Kind.CORRECTION and locked_round.state == Round.State.PUBLISHED:
+            # An official result changed: the round says so, with the reason (control.official).
+            locked_round.corrections = [
+                *locked_round.corrections,
+                {"at": now.isoformat(), "entry": entry.pk, "reason": capture.reason},
+            ]
+            locked_round.save(update_fields=["corrections"])
         # The round is not ranked here: the next read of its standings ranks it once for
         # every capture since, so a capture costs the same in a round of 20 or 2,000.
         Round.objects.filter(pk=locked_round.pk).update(version=F("version") + 1)

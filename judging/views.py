@@ -36,7 +36,9 @@ from judging import selectors, services
 from judging.capture_kinds import CaptureConflict, CaptureForbidden, CaptureInput
 from judging.models import Capture
 from judging.services import capture_record
+from results import official
 from results.models import Result
+from results.services import results_missing
 
 Role = ChampionshipRole.Role
 
@@ -412,7 +414,10 @@ class CorrectionForm(forms.Form):
 
 def _dashboard_context(request, round_: Round, *, failed: dict | None = None) -> dict:
     now = timezone.now()
+    complete = round_.state == Round.State.CLOSED and not results_missing(round_)
     return {
+        "results_complete": complete,
+        "sign_off_refusal": official.sign_off_refusal(round_, now) if complete else None,
         "round": round_,
         "organiser": has_role(request.user, round_.championship, Role.ORGANISER),
         "board": selectors.round_dashboard(round_, now=now),

@@ -45,12 +45,23 @@ def standings_queryset(round_: Round):
     """Return a round's results in standing order, with entries, members and heats."""
     return (
         Result.objects.filter(round=round_)
-        .select_related("entry", "heat")
+        # The round's category in the same query: its pieces give each completed pace.
+        .select_related("entry", "heat", "round__category")
         .prefetch_related(
             Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
         )
         .order_by("place", "official_place", "entry__registered_at", "entry__id")
     )
+
+
+def pieces_per_minute(pieces: int, result: Result) -> float | None:
+    """Return a completed result's pace: the puzzle's pieces per minute of its final time.
+
+    One decimal; ``None`` unless the puzzle was completed (a count is no pace).
+    """
+    if result.outcome != Result.Outcome.COMPLETED or not result.final_seconds:
+        return None
+    return round(pieces * 60 / result.final_seconds, 1)
 
 
 def public_row(result: Result, table_numbers: dict[int, int]) -> dict:
@@ -69,6 +80,7 @@ def public_row(result: Result, table_numbers: dict[int, int]) -> dict:
         "heat": result.heat.key,
         "table": table_numbers.get(entry.pk),
         **{key: value for key, value in result_fields(result).items() if key != "entry"},
+        "pieces_per_minute": pieces_per_minute(result.round.category.pieces, result),
     }
 
 
@@ -175,7 +187,7 @@ def round_standings(round_: Round, heat: str | None = None) -> dict:
     copy is reused until the round's version changes; the first build of a new
     version ranks the round if captures came in since its last ranking.
     """
-    key = f"standings:v1:{round_.pk}:{round_.version}:{heat or ''}"
+    key = f"standings:v2:{round_.pk}:{round_.version}:{heat or ''}"
 
     def build():
         standings_ensure(round_)
@@ -189,6 +201,12 @@ def round_standings(round_: Round, heat: str | None = None) -> dict:
             "round": round_.key,
             "version": round_.version,
             "state": round_.state,
+            # Provisional until signed off (control.official); corrected after, with reasons.
+            "official": round_.is_official,
+            "official_at": round_.official_at,
+            "corrections": [
+                {"at": item["at"], "reason": item["reason"]} for item in round_.corrections
+            ],
             "rows": [public_row(result, tables) for result in _unplaced_last(list(results))],
         }
 
@@ -202,18 +220,6 @@ def round_for_request(championship_slug: str, round_key: str) -> Round | None:
         .filter(championship__slug=championship_slug, key=round_key)
         .first()
     )
-
-
-def is_final(round_: Round, standings: dict | None = None) -> bool:
-    """Return whether a round's results are final: time is up and every entry has a result.
-
-    With the whole round's ``standings`` at hand no query is needed.
-    """
-    if round_.state not in (Round.State.CLOSED, Round.State.PUBLISHED):
-        return False
-    if standings is not None:
-        return all(row["outcome"] for row in standings["rows"])
-    return not Result.objects.filter(round=round_, outcome="").exists()
 
 
 def recent_finishers(rows: list[dict], count: int = 5) -> list[str]:

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from django.db import transaction
 from django.db.models import F, Prefetch, Q
 
-from championship.models import Round
+from championship.models import Round, Seat
 from championship.rules import advancement, eligibility, ranking, timing
 from registration.models import Entry, Person
 from results.models import JUDGED_FIELDS, Result, RoundRanking
@@ -307,3 +307,15 @@ def standings_ensure_all(rounds) -> int:
     for round_ in behind.only("pk"):
         count += standings_ensure(round_)
     return count
+
+
+def results_missing(round_: Round) -> int:
+    """Return how many seated entries of a round have no final result yet."""
+    seated = Seat.objects.filter(round=round_).count()
+    done = (
+        Result.objects.filter(round=round_)
+        .exclude(status=Result.Status.PENDING)
+        .filter(outcome__gt="")
+        .count()
+    )
+    return max(seated - done, 0)

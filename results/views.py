@@ -121,10 +121,10 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
     standings = selectors.round_standings(round_, heat or None)
     if heat:
         heats = list(round_.heats.order_by("key").values_list("key", flat=True))
-        final = selectors.is_final(round_)
     else:
         heats = sorted({row["heat"] for row in standings["rows"]})
-        final = selectors.is_final(round_, standings)
+    # Signed off: the results are official, the page stops polling and "Q" shows.
+    official = standings["official"]
     waiting = selectors.waiting_rows(round_, heat or None)
     if not heat:
         heats = sorted({*heats, *(row["heat"] for row in waiting)})
@@ -139,13 +139,16 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
         "heat": heat,
         "current_heat": by_key.get(heat),
         "heats": [(key, by_key.get(key)) for key in heats],
-        "final": final,
+        "final": official,
+        "provisional": standings["state"] == Round.State.CLOSED,
+        "official_at": standings["official_at"],
+        "corrections": standings["corrections"],
         "etag": etag,
         "show_prizes": round_.stage == Round.Stage.FINAL,
         "advancing": round_.advance != Round.Advance.NONE,
         # Qualification shows only once it can no longer change: before, a "Q" is a guess.
-        "decided": final,
-        "qualified_any": final and any(row["qualified"] for row in rows),
+        "decided": official,
+        "qualified_any": official and any(row["qualified"] for row in rows),
         "unofficial_any": unofficial,
         "waiting_any": bool(waiting),
         # Where everyone is official the official place is the place: one column says it.
@@ -193,8 +196,8 @@ def index(request, championship_slug):
     for category in championship.categories.order_by("order", "key"):
         rounds = list(Round.objects.filter(category=category).order_by("order"))
         standings = selectors.category_standings(category) if rounds else []
-        # A "Q" shows only where the round's results are final.
-        decided = {round_.key for round_ in rounds if selectors.is_final(round_)}
+        # A "Q" shows only where the round's results are official.
+        decided = {round_.key for round_ in rounds if round_.is_official}
         standings = [{**row, "decided": row["round"] in decided} for row in standings]
         last = rounds[-1] if rounds else None
         podium = [
@@ -274,12 +277,20 @@ CSV_COLUMNS = [
     "official",
     "qualified",
     "prize",
+    "pieces_per_minute",
+    "results",
 ]
 
 
 def _csv_response(
-    filename: str, rows: list[dict], *, language: str, with_round: bool = False
+    filename: str,
+    rows: list[dict],
+    *,
+    language: str,
+    official,
+    with_round: bool = False,
 ) -> HttpResponse:
+    """Write result rows; ``official(row)``: whether the row's round is signed off."""
     columns = (["round"] if with_round else []) + CSV_COLUMNS
     table = [columns]
     for row in rows:
@@ -290,6 +301,8 @@ def _csv_response(
             "members": "; ".join(row["entry"]["members"]),
             "official": "yes" if row["official"] else "no",
             "qualified": "yes" if row["qualified"] else "no",
+            # Each row says whether its round's results are official or still provisional.
+            "results": "official" if official(row) else "provisional",
         }
         table.append([values.get(c) for c in columns])
     return csvfile.response(filename, table, language=language)
@@ -299,11 +312,12 @@ def _csv_response(
 def round_csv(request, championship_slug, round_key):
     """Download a round's results as CSV: names only with consent, no other personal data."""
     round_ = _round(championship_slug, round_key)
-    rows = selectors.round_standings(round_)["rows"]
+    standings = selectors.round_standings(round_)
     return _csv_response(
         f"{championship_slug}-{round_key}.csv",
-        rows,
+        standings["rows"],
         language=round_.category.championship.language,
+        official=lambda row: standings["official"],
     )
 
 
@@ -315,9 +329,13 @@ def category_csv(request, championship_slug, category_key):
     if category is None:
         raise Http404(_("There is no such category."))
     rows = selectors.category_standings(category)
+    signed_off = set(
+        category.rounds.filter(state=Round.State.PUBLISHED).values_list("key", flat=True)
+    )
     return _csv_response(
         f"{championship_slug}-{category_key}.csv",
         rows,
         language=championship.language,
+        official=lambda row: row["round"] in signed_off,
         with_round=True,
     )

@@ -47,7 +47,7 @@ class RoundResultsView(PublicApiView):
         # One cheap query, before anything else: a poller with a fresh copy gets 304 from it.
         found = (
             Round.objects.filter(championship__slug=championship_slug, key=round_key)
-            .values("id", "version", "key", "state")
+            .values("id", "version", "key", "state", "official_at", "corrections")
             .first()
         )
         if found is None:

@@ -1,4 +1,4 @@
-"""The round's lifecycle from the API: seat, start, close, advance."""
+"""The round's lifecycle from the API: seat, start, close, sign off (publish), advance."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ from rest_framework.response import Response
 
 from api import exceptions, inputs, serializers
 from api.parsers import JSONParser
-from api.permissions import (
-    IsChampionshipOrganiser,
-)
+from api.permissions import MayActOnRound
 from api.views.base import (
     ROUND,
     SLUG,
@@ -25,27 +23,32 @@ from api.views.base import (
 from championship.errors import RoundStateError
 from championship.models import Round
 from control import rounds
+from results import official
 
-ROUND_ACTIONS = ("seat", "start", "close", "advance")
+ROUND_ACTIONS = ("seat", "start", "close", "publish", "advance")
 
 
 class RoundActionView(ApiView):
-    """Seat a round, start or close its heats, or advance its qualified to the next round."""
+    """Seat a round, start or close its heats, sign its results off, or advance its qualified."""
 
-    permission_classes = [IsChampionshipOrganiser]
+    permission_classes = [MayActOnRound]
     parser_classes = [JSONParser]
 
     @extend_schema(
         tags=[TAG],
         operation_id="round_action",
-        summary="Seat, start, close or advance a round",
+        summary="Seat, start, close, sign off or advance a round",
         description=(
             "`seat`: form heats and allocate tables (`heats`, `order`, `seed`, "
             "`checked_in_only`, `heat_sizes`); `start`: start the clock of every heat not yet "
-            'started, or `{"heat": key}`; `close`: time is up in every running heat; `advance`: '
-            "seat the qualified in the next round by placement. A request the round's state "
-            "does not allow is answered 409 (starting twice, advancing before the results are "
-            "final).\n\n"
+            'started, or `{"heat": key}`; `close`: time is up in every running heat; `publish`: '
+            "sign the results off (head judges and organisers): from then on they are official "
+            "(`official` and `official_at` in the round's results) and only a head judge's "
+            "correction, with its reason, changes them; refused (409) before every entry has a "
+            "result and within the championship's protest window after time-up; `advance`: "
+            "seat the qualified in the next round by placement, from provisional results only "
+            'with `{"provisional": true}`. A request the round\'s state does not allow is '
+            "answered 409 (starting twice, advancing before the results are final).\n\n"
             "The championship's rules drive `seat`. `check_in_required`: a category's first "
             "round seats only checked-in entries, whatever `checked_in_only` says, and when "
             "its first heat starts the confirmed entries left out become walk-overs (until "
@@ -104,7 +107,17 @@ class RoundActionView(ApiView):
                 rounds.round_start(round_=round_, heat_key=data.get("heat"))
             elif action == "close":
                 rounds.round_close(round_=round_)
+            elif action == "publish":
+                official.round_sign_off(round_=round_, by=request.user)
             else:
+                provisional = not round_.is_official and rounds.results_final(round_)
+                if provisional and not data["provisional"]:
+                    raise RoundStateError(
+                        _(
+                            "The results are provisional: sign them off first (publish), or "
+                            'advance with {"provisional": true}.'
+                        )
+                    )
                 round_ = rounds.round_advance(round_=round_)
         except RoundStateError as error:
             raise exceptions.Conflict(error.message) from None

@@ -7,6 +7,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -94,6 +95,17 @@ class Championship(models.Model):
             "e-mail while the entry is unpaid, e.g. “Vipps {fee} to 123 45, marked "
             "{reference}”. {reference} becomes the entry's payment reference and {fee} its "
             "fee; the reference is shown beside the text anyway."
+        ),
+    )
+    protest_window_minutes = models.PositiveSmallIntegerField(
+        _("protest window (minutes)"),
+        default=0,
+        # Left out of a form (an older client, an import): no window.
+        blank=True,
+        validators=[MaxValueValidator(bounds.PROTEST_WINDOW_MAX_MINUTES)],
+        help_text=_(
+            "How long after time-up entrants may protest a round's results before they can "
+            "be signed off as official. 0: they can be signed off at once."
         ),
     )
     created_at = models.DateTimeField(auto_now_add=True)

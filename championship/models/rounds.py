@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
@@ -28,7 +29,8 @@ class Round(models.Model):
         SEATED = "seated", _("Seated")
         RUNNING = "running", _("Running")
         CLOSED = "closed", pgettext_lazy("round state", "Closed")
-        PUBLISHED = "published", _("Published")
+        # Signed off: the results are official (the value is the API's, kept from before).
+        PUBLISHED = "published", pgettext_lazy("round state", "Official")
 
     class Advance(models.TextChoices):
         NONE = "none", _("Nobody advances")
@@ -70,6 +72,29 @@ class Round(models.Model):
         null=True,
         blank=True,
         help_text=_("From then on entrants see their heat and table, and seats no longer move."),
+    )
+    official_at = models.DateTimeField(
+        _("official since"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("When a head judge or organiser signed the results off."),
+    )
+    official_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("signed off by"),
+    )
+    corrections = models.JSONField(
+        _("corrections after sign-off"),
+        default=list,
+        blank=True,
+        editable=False,
+        help_text=_("Each head judge's correction of an official result: when, and why."),
     )
     version = models.PositiveBigIntegerField(
         _("results version"),
@@ -139,6 +164,24 @@ class Round(models.Model):
         if self.advance == self.Advance.PER_HEAT:
             return {"per_heat": self.advance_count, "best_remaining": self.advance_best_remaining}
         return {}
+
+    @property
+    def is_official(self) -> bool:
+        """Return whether the round's results are signed off (official)."""
+        return self.state == self.State.PUBLISHED
+
+    def time_up_at(self):
+        """Return when time was up in the round's last heat (``None`` while one runs)."""
+        if self.state not in (self.State.CLOSED, self.State.PUBLISHED):
+            return None
+        return self.heats.aggregate(models.Max("ended_at"))["ended_at__max"]
+
+    def protests_until(self):
+        """Return until when entrants may protest: the championship's window after time-up."""
+        time_up = self.time_up_at()
+        if time_up is None:
+            return None
+        return time_up + timedelta(minutes=self.championship.protest_window_minutes)
 
     def previous_round(self) -> Round | None:
         """Return the round of the same category just before this one (``None``: the first)."""

@@ -12,18 +12,19 @@ from datetime import datetime, time, timedelta
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from championship import bounds
 from championship.errors import RoundStateError
-from championship.models import Heat, Round, Seat
-from championship.permissions import organiser_required
+from championship.models import ChampionshipRole, Heat, Round, Seat
+from championship.permissions import has_role, organiser_required, role_required
 from control import rounds
 from control.forms import MAX_HEATS, SEED_MAX, AdvanceForm, MoveForm, OwnStartForm, SeatForm
 from control.views.common import (
@@ -38,6 +39,8 @@ from control.views.common import (
     round_seating,
 )
 from judging import services as judging_services
+from results import official
+from results.services import results_missing
 
 # The round's control page ---------------------------------------------------------------------
 
@@ -97,6 +100,7 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
         )
     closed = round_.state in (Round.State.CLOSED, Round.State.PUBLISHED)
     final = closed and rounds.results_final(round_)
+    protests_until = round_.protests_until() if closed else None
     now = timezone.now()
     for heat in heats:
         heat.running = heat.started_at is not None and heat.ended_at is None
@@ -112,8 +116,12 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
         "next_round": after,
         "advance_locked": after is not None and after.seats.exists(),
         "closed": closed,
-        "results_missing": rounds.results_missing(round_) if closed else None,
+        "results_missing": results_missing(round_) if closed else None,
         "results_final": final,
+        "sign_off_refusal": (
+            official.sign_off_refusal(round_, now) if final and not round_.is_official else None
+        ),
+        "protests_until": protests_until,
         "entry_count": len(rounds.round_entries(round_)),
         "check_in_required": rounds.check_in_required(round_),
         "not_checked_in": len(rounds.entries_not_checked_in(round_)) if not started else 0,
@@ -335,10 +343,53 @@ def close(request, championship, round):
 
 
 @require_POST
+@role_required(ChampionshipRole.Role.HEAD_JUDGE)
+def sign_off(request, championship, round):
+    """Sign the round's results off: from now on they are official.
+
+    Head judges sign off from the judging dashboard, organisers from here: each
+    goes back to the page they came from (``next``).
+    """
+    round_ = round_or_404(championship, round)
+    try:
+        signed = official.round_sign_off(round_=round_, by=request.user)
+    except REFUSALS as error:
+        messages.error(request, error_message(error))
+    else:
+        messages.success(
+            request,
+            _("The results are official since %(time)s.")
+            % {"time": local_time(signed.official_at)},
+        )
+    back = request.POST.get("next", "")
+    if back.startswith("/") and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return HttpResponseRedirect(back)
+    if has_role(request.user, championship, ChampionshipRole.Role.ORGANISER):
+        return redirect(control_url(round_))
+    return redirect("judging:dashboard", slug=championship.slug, round=round_.key)
+
+
+@require_POST
 @organiser_required
 def advance(request, championship, round):
-    """Seat the qualified of the round in the next round, by placement."""
+    """Seat the qualified of the round in the next round, by placement.
+
+    From results that are still provisional only when the organiser says so: a
+    protest or a correction may still change who qualifies.
+    """
     round_ = round_or_404(championship, round)
+    provisional = not round_.is_official and rounds.results_final(round_)
+    if provisional and request.POST.get("provisional") != "yes":
+        messages.error(
+            request,
+            _(
+                "The results are provisional: sign them off first, or confirm that the "
+                "qualified advance from provisional results."
+            ),
+        )
+        return redirect(control_url(round_))
 
     def action():
         following = rounds.round_advance(round_=round_)

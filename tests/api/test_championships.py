@@ -73,6 +73,7 @@ ROUND_KEYS = {
 }
 HEAT_KEYS = {"key", "name", "state", "scheduled_start", "started_at"}
 ROW_KEYS = {
+    "pieces_per_minute",
     "entry",
     "heat",
     "table",
@@ -330,7 +331,17 @@ def test_the_results_are_the_round_standings(api, championship):
     response = api.get(results_url(championship, "individual-final"))
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"round", "version", "state", "rows"}
+    assert set(body) == {
+        "round",
+        "version",
+        "state",
+        "official",
+        "official_at",
+        "corrections",
+        "rows",
+    }
+    # Not signed off: provisional, no sign-off time, nothing corrected after it.
+    assert (body["official"], body["official_at"], body["corrections"]) == (False, None, [])
     assert body["round"] == "individual-final"
     assert body["version"] == round_.version
     assert body["state"] == round_.state

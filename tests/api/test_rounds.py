@@ -54,6 +54,10 @@ def test_seat_start_close_advance(api, dm):
         result.status, result.time_ms = "finished", minute * 60_000
         result.save()
     standings_recompute(round_=prelim)
+    # Provisional results: the API asks first, as the control room does.
+    assert action(api, "advance").status_code == 409
+    signed = action(api, "publish")
+    assert signed.status_code == 200 and signed.json()["state"] == "published"
     advanced = action(api, "advance")
     assert advanced.status_code == 200
     assert advanced.json()["round"] == "individual-final"

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from championship.models import Round, Seat
 from control import rounds
+from results import official
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
@@ -110,7 +111,7 @@ def test_a_phone_shows_official_places_the_unofficial_and_who_waits(phone, live_
     assert Result.objects.filter(round=prelim["round"], qualified=True).exists()
     expect(live.locator("tbody .qualified-mark")).to_have_count(0)
     legend = live.locator(".legend")
-    expect(legend).to_contain_text("Who qualifies is shown once the results are final.")
+    expect(legend).to_contain_text("Who qualifies is shown once the results are official.")
     expect(legend).to_contain_text("has a place, but no official place")
     expect(legend).to_contain_text("The entrant's heat has not started yet.")
 
@@ -133,7 +134,7 @@ def test_the_results_fit_a_390_px_phone_in_every_language(phone, live_server, pr
         shot(phone, f"phone-{name}-{language}")
 
 
-def test_a_phone_shows_q_once_qualification_is_decided(phone, live_server, prelim):
+def test_a_phone_shows_q_once_the_results_are_official(phone, live_server, prelim):
     round_, entries = prelim["round"], prelim["entries"]
     rounds.heat_start(heat=prelim["heats"]["b"], at=timezone.now() - timedelta(minutes=45))
     for entry, minutes in zip(entries[4:], (37, 30, 39, 38), strict=True):
@@ -150,7 +151,14 @@ def test_a_phone_shows_q_once_qualification_is_decided(phone, live_server, preli
     english(phone, live_server)
     phone.goto(f"{live_server.url}{PATH}")
     live = phone.locator("#results-table .results-live")
-    expect(live.locator(".live-state")).to_have_text("Final results")
+    # Complete, but not signed off: provisional, and who qualifies is not shown yet.
+    expect(live.locator(".live-state")).to_have_text(
+        "Provisional results: they may still change until they are signed off."
+    )
+    expect(live.locator("tbody .qualified-mark")).to_have_count(0)
+    official.round_sign_off(round_=round_, by=None)
+    phone.reload()
+    expect(live.locator(".live-state")).to_contain_text("Official results")
     expect(live.locator("tbody .qualified-mark")).to_have_count(len(qualified))
     for name in qualified:
         expect(row(phone, name).locator(".qualified-mark")).to_have_text("Q")

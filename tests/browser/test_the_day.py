@@ -298,8 +298,13 @@ def test_the_day_from_registration_to_the_final(page, live_server, kari, setting
     submit(page, "/mark/")
     expect(page.locator("main")).to_contain_text(four.name)
 
-    # 10. The organiser advances the qualified to the final.
+    # 10. The organiser signs the results off, and advances the qualified to the final.
     log_in(page, live_server, "kari", control)
+    expect(page.locator("[data-results-state=provisional]")).to_be_visible()
+    submit(page, "/sign-off/")
+    expect(page.locator("main")).to_contain_text("The results are official since")
+    expect(page.locator("[data-results-state=official]")).to_be_visible()
+    shot(page, "20a-signed-off")
     submit(page, "/advance/")
     expect(page.locator("main")).to_contain_text("The qualified are seated in")
     final = day.rounds.get(key="individual-final")

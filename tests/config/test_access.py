@@ -101,6 +101,7 @@ ACCESS = {
     "control:round_publish": (ORGANISER, "post"),
     "control:round_start": (ORGANISER, "post"),
     "control:round_close": (ORGANISER, "post"),
+    "control:round_sign_off": (HEAD_JUDGE, "post"),
     "control:round_advance": (ORGANISER, "post"),
     "control:round_ranking": (ORGANISER, "get"),
     "control:heat_start": (ORGANISER, "post"),

@@ -548,8 +548,16 @@ def test_advancing_once_the_results_are_final():
     assert not Seat.objects.filter(round=final).exists()
     finish_all(prelim)
     page = client.get(url("round_control", dm, prelim)).content.decode()
-    assert "The results are final." in page and "Advance the qualified to Final" in page
+    assert "The results are complete but provisional" in page
+    assert "Advance the qualified to Final" in page
+    # From provisional results only when the organiser says so.
     response = client.post(url("round_advance", dm, prelim), follow=True)
+    assert said(response) == [
+        "The results are provisional: sign them off first, or confirm that the qualified "
+        "advance from provisional results."
+    ]
+    assert not Seat.objects.filter(round=final).exists()
+    response = client.post(url("round_advance", dm, prelim), {"provisional": "yes"}, follow=True)
     assert said(response) == ["The qualified are seated in Final."]
     assert Seat.objects.filter(round=final).count() == 2
     # The final has no prior-ranking import: it is seated by the prelim's places.

@@ -15,7 +15,7 @@ from judging import services as judging_services
 from registration.models import Entry
 from registration.services import entry_check_in
 from results.models import Result
-from results.services import standings_recompute
+from results.services import results_missing, standings_recompute
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -260,7 +260,7 @@ def test_closing_at_time_up_and_the_results_becoming_final(championship, individ
     assert final.state == Round.State.CLOSED
     assert set(final.heats.values_list("state", flat=True)) == {"time_up"}
     assert not rounds.results_final(final)
-    assert rounds.results_missing(final) == 4
+    assert results_missing(final) == 4
     finish_all(final)
     assert rounds.results_final(final)
     with pytest.raises(RoundStateError):

@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 from django.conf import settings
+from django.db.models import F
 
 from championship.models import Round, Seat
 from control import rounds
@@ -93,13 +94,20 @@ def test_q_shows_only_once_qualification_is_decided(client, championship):
     assert Result.objects.filter(round=final, qualified=True).count() == 1
     running = live_part(client.get(url).text)
     assert 'class="qualified-mark"' not in running
-    assert "Who qualifies is shown once the results are final." in running
+    assert "Who qualifies is shown once the results are official." in running
 
-    Round.objects.filter(pk=final.pk).update(state="closed")
+    # Time is up and every entry has a result: still provisional, so no "Q" yet.
+    Round.objects.filter(pk=final.pk).update(state="closed", version=F("version") + 1)
     standings_recompute(round_=final)
     closed = live_part(client.get(url).text)
-    assert closed.count('class="qualified-mark"') == 1 + 1  # Ada, and the legend
-    assert "Qualified for the next round" in closed
+    assert 'class="qualified-mark"' not in closed
+    assert "Provisional results" in closed
+
+    # Signed off: official, and the "Q" shows.
+    Round.objects.filter(pk=final.pk).update(state="published", version=F("version") + 1)
+    signed = live_part(client.get(url).text)
+    assert signed.count('class="qualified-mark"') == 1 + 1  # Ada, and the legend
+    assert "Qualified for the next round" in signed
 
 
 def test_the_print_copy_is_in_the_championships_language_with_a_header(client, final):

@@ -116,12 +116,17 @@ def test_the_rendered_fragment_is_cached_per_version(client, championship, final
     assert len(queries) == 1  # the round's version; the fragment came from the cache
 
 
-def test_polling_stops_when_the_results_are_final(client, championship, final):
+def test_polling_stops_when_the_results_are_official(client, championship, final):
     add_results(championship, final, 2)
     Round.objects.filter(pk=final.pk).update(state="closed")
     standings_recompute(round_=final)
     text = client.get(url(championship, final)).text
-    assert "Final results" in text
+    # Provisional: a protest or correction may still change them, so the page keeps asking.
+    assert "Provisional results" in text
+    assert "hx-trigger" in text.split('id="results-table"')[1].split(">")[0]
+    Round.objects.filter(pk=final.pk).update(state="published", version=F("version") + 1)
+    text = client.get(url(championship, final)).text
+    assert "Official results" in text
     assert "hx-trigger" not in text.split('id="results-table"')[1].split(">")[0]
 
 
