@@ -121,6 +121,7 @@ def export_document(championship: Championship) -> dict:
             "stage": round_.stage,
             "time_limit_minutes": round_.time_limit_minutes,
             "advance": round_.advance_settings,
+            "official_at": _moment(round_.official_at, tz),
             "heats": [
                 heat_document(heat)
                 for heat in sorted(heats[round_.pk], key=lambda h: (h.order, h.key))
@@ -163,6 +164,7 @@ def export_document(championship: Championship) -> dict:
             "starts_at": _moment(championship.starts_at, tz),
             "currency": championship.currency,
             "payment_instructions": championship.payment_instructions,
+            "protest_window_minutes": championship.protest_window_minutes,
             "language": championship.language,
             "venue": championship.venue,
             "address": championship.address,

@@ -40,6 +40,25 @@ class _Round:
     fields: dict
     heats: list[_Heat] = field(default_factory=list)
 
+    def complete(self) -> bool:
+        """Return whether every heat started and every entry of the round has a result."""
+        heats = self.heats
+        if not heats or not all(heat.started_at for heat in heats):
+            return False
+        decided = {
+            ref
+            for heat in heats
+            for ref, fields in heat.results
+            if fields.get("status", "pending") != "pending"
+        }
+        seated = {ref for heat in heats for _number, ref, _position, _start in heat.seats}
+        results = {ref for heat in heats for ref, _fields in heat.results}
+        return bool(decided) and decided == (seated | results)
+
+    def over(self) -> bool:
+        """Return whether the round is over: complete, or time is up in every heat."""
+        return self.complete() or bool(self.heats and all(h.ended_at for h in self.heats))
+
 
 @dataclass
 class _Competition:

@@ -140,6 +140,8 @@ def _check_dates(plan: _Plan, tz: tzinfo) -> None:
                 _within(entry.fields[name], season, where, near_start, tz)
         for round_index, round_ in enumerate(competition.rounds):
             limit = round_.fields["time_limit_minutes"] or competition.fields["time_limit_minutes"]
+            where = f"{path}.rounds[{round_index}].official_at"
+            _within(round_.fields["official_at"], season, where, near_start, tz)
             for heat_index, heat in enumerate(round_.heats):
                 heat_path = f"{path}.rounds[{round_index}].heats[{heat_index}]"
                 where = f"{heat_path}.scheduled_at"
@@ -194,6 +196,7 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         "address": _value(section, "address", ""),
         "registration_deadline": _datetime(section, "registration_deadline", path, tz),
         "is_public": _value(section, "listed", True),
+        "protest_window_minutes": _value(section, "protest_window_minutes", 0),
     }
     return fields, preset, rules
 

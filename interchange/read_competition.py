@@ -241,6 +241,7 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
                     round_raw, "stage", Round.Stage.FINAL if last else Round.Stage.PRELIM
                 ),
                 "time_limit_minutes": round_raw.get("time_limit_minutes"),
+                "official_at": _datetime(round_raw, "official_at", round_path, scope.tz),
                 **_advance(round_raw, round_path),
             }
         )
@@ -259,6 +260,11 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
                 )
             heat_keys[heat.key] = heat_path
             round_.heats.append(heat)
+        if round_.fields["official_at"] is not None and not round_.over():
+            raise InterchangeError(
+                f"{round_path}.official_at",
+                "a round is signed off only once it is over (time up, or every entry's result)",
+            )
         rounds.append(round_)
     return rounds
 

@@ -136,30 +136,17 @@ def _write_entries(
     return categories, entry_pks
 
 
-def _round_complete(round_plan: _Round) -> bool:
-    """Return whether every heat started and every entry of the round has a result."""
-    heats = round_plan.heats
-    if not heats or not all(heat.started_at for heat in heats):
-        return False
-    decided = {
-        ref
-        for heat in heats
-        for ref, fields in heat.results
-        if fields.get("status", Result.Status.PENDING) != Result.Status.PENDING
-    }
-    seated = {ref for heat in heats for _number, ref, _position, _start in heat.seats}
-    results = {ref for heat in heats for ref, _fields in heat.results}
-    return bool(decided) and decided == (seated | results)
-
-
 def _round_state(round_plan: _Round) -> str:
     """Return the state an imported round starts in (the format does not carry it).
 
     A round whose heats all started and whose entries all have a result, or
-    whose heats all have their time-up, is over: closed, with its prizes given.
+    whose heats all have their time-up, is over: closed, with its prizes given,
+    or official when the document says when it was signed off.
     """
-    heats = round_plan.heats
-    if _round_complete(round_plan) or (heats and all(heat.ended_at for heat in heats)):
+    if round_plan.over():
+        # Signed off in the document (``official_at``): the results are official.
+        if round_plan.fields.get("official_at"):
+            return Round.State.PUBLISHED
         return Round.State.CLOSED
     if any(heat.started_at for heat in round_plan.heats):
         return Round.State.RUNNING
@@ -193,7 +180,9 @@ def _write_rounds(
             )
             round_.save()
             started = (
-                Heat.State.TIME_UP if round_.state == Round.State.CLOSED else Heat.State.RUNNING
+                Heat.State.TIME_UP
+                if round_.state in (Round.State.CLOSED, Round.State.PUBLISHED)
+                else Heat.State.RUNNING
             )
             for order, heat_plan in enumerate(round_plan.heats, start=1):
                 if not heat_plan.started_at:

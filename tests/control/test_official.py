@@ -13,6 +13,9 @@ from championship.errors import RoundStateError
 from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
 from control import rounds
+from interchange.export import export_document
+from interchange.format import InterchangeError
+from interchange.write import import_document
 from judging.capture_kinds import CaptureConflict, CaptureInput
 from judging.models import Capture
 from judging.services import capture_record
@@ -287,3 +290,32 @@ def test_the_openapi_schema_documents_the_sign_off_and_the_pace(client):
     assert "publish" in parameters["action"]["schema"]["enum"]
     options = schema["components"]["schemas"]["RoundActionInput"]["properties"]
     assert "provisional" in options
+
+
+def test_the_interchange_keeps_the_sign_off_and_the_protest_window(dm):
+    championship, prelim, _final = dm
+    championship.protest_window_minutes = 10
+    championship.save()
+    prelim = closed(prelim)
+    until = prelim.protests_until()
+    official.round_sign_off(round_=prelim, by=None, now=until)
+    document = export_document(championship)
+    assert document["championship"]["protest_window_minutes"] == 10
+    exported = document["competitions"][0]["rounds"][0]
+    assert exported["official_at"] is not None
+    assert document["competitions"][0]["rounds"][1]["official_at"] is None
+    again = import_document(document, replace=True)
+    assert again.protest_window_minutes == 10
+    restored = again.rounds.get(key=prelim.key)
+    assert restored.is_official and restored.official_at == until
+    assert not again.rounds.exclude(key=prelim.key).filter(official_at__isnull=False).exists()
+
+
+def test_the_interchange_refuses_a_sign_off_of_a_round_that_is_not_over(dm):
+    championship, _prelim, _final = dm
+    document = export_document(championship)
+    document["competitions"][0]["rounds"][0]["official_at"] = document["championship"]["starts_at"]
+    with pytest.raises(InterchangeError) as refused:
+        import_document(document, replace=True)
+    assert refused.value.path == "competitions[0].rounds[0].official_at"
+    assert "only once it is over" in refused.value.message
