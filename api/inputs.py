@@ -307,3 +307,15 @@ class ChampionshipCreateSerializer(serializers.Serializer):
             "for its kind. Left out: the preset's three categories."
         ),
     )
+
+
+class ScreenInputSerializer(serializers.Serializer):
+    """What the venue screen is to show."""
+
+    show = serializers.ChoiceField(choices=["round", "seating", "podium", "message"])
+    round = serializers.SlugField(required=False, help_text="round, seating: the round's key.")
+    heat = serializers.SlugField(required=False, help_text="round: only this heat's board.")
+    category = serializers.SlugField(required=False, help_text="podium: the category's key.")
+    text = serializers.CharField(
+        required=False, max_length=280, help_text="message: the text, at most 280 characters."
+    )

@@ -368,3 +368,14 @@ class StaffMemberSerializer(StaffLinkSerializer):
     sign_in_url = serializers.URLField(
         allow_null=True, help_text="Null once revoked. Opening it signs the browser in."
     )
+
+
+class ScreenSerializer(serializers.Serializer):
+    """What the venue screen shows now."""
+
+    show = serializers.CharField()
+    round = serializers.CharField(required=False)
+    heat = serializers.CharField(required=False)
+    category = serializers.CharField(required=False)
+    text = serializers.CharField(required=False)
+    version = serializers.IntegerField(help_text="Moves on with every switch.")

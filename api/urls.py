@@ -1,7 +1,17 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api.views import base, captures, championships, documents, entries, results, rounds, staff
+from api.views import (
+    base,
+    captures,
+    championships,
+    documents,
+    entries,
+    results,
+    rounds,
+    screen,
+    staff,
+)
 
 app_name = "api"
 
@@ -50,6 +60,11 @@ urlpatterns = [
         "championships/<slug:championship_slug>/judges/<int:judge_id>/",
         staff.JudgeView.as_view(),
         name="judge",
+    ),
+    path(
+        "championships/<slug:championship_slug>/screen/",
+        screen.ScreenView.as_view(),
+        name="screen",
     ),
     path(
         "championships/<slug:championship_slug>/export/",

@@ -260,3 +260,48 @@ class RankingUploadForm(forms.Form):
                 _("The file is larger than %(size)s MB.") % {"size": MAX_RANKING_BYTES // 1_000_000}
             )
         return upload
+
+
+class ScreenForm(forms.Form):
+    """What the venue screen shows: a round's board, its seating, a podium, or a message."""
+
+    show = forms.ChoiceField(
+        label=gettext_lazy("Show"),
+        widget=forms.RadioSelect,
+        choices=[
+            ("round", gettext_lazy("A round's board and clock")),
+            ("seating", gettext_lazy("A round's seating")),
+            ("podium", gettext_lazy("A category's podium")),
+            ("message", gettext_lazy("A message")),
+        ],
+    )
+    round = forms.ChoiceField(label=gettext_lazy("Round"), required=False)
+    category = forms.ChoiceField(label=gettext_lazy("Category"), required=False)
+    text = forms.CharField(
+        label=gettext_lazy("Message"),
+        required=False,
+        max_length=280,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, championship, **kwargs):
+        state = championship.screen or {}
+        kwargs.setdefault(
+            "initial",
+            {
+                "show": state.get("show", "round"),
+                "round": state.get("round", ""),
+                "category": state.get("category", ""),
+                "text": state.get("text", ""),
+            },
+        )
+        super().__init__(*args, **kwargs)
+        rounds = championship.rounds.select_related("category").order_by("category__order", "order")
+        self.fields["round"].choices = [("", "—")] + [
+            (round_.key, f"{round_.category.display_name}: {round_.display_name}")
+            for round_ in rounds
+        ]
+        self.fields["category"].choices = [("", "—")] + [
+            (category.key, category.display_name)
+            for category in championship.categories.order_by("order", "key")
+        ]

@@ -11,6 +11,7 @@ urlpatterns = [
     path("new/", setup.new, name="new"),
     path("<slug:slug>/manage/", dashboard.control_room, name="manage"),
     path("<slug:slug>/manage/edit/", setup.edit, name="edit"),
+    path("<slug:slug>/manage/screen/", dashboard.switch_screen, name="screen"),
     # The round control room, the venue's tables and the table cards (control/views/).
     path("<slug:slug>/manage/rounds/<slug:round>/", round.round_control, name="round_control"),
     path(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from results import views
+from results import venue, views
 
 app_name = "results"
 
@@ -18,4 +18,13 @@ urlpatterns = [
         "<slug:championship_slug>/results/<slug:round_key>.csv", views.round_csv, name="round_csv"
     ),
     path("<slug:championship_slug>/screen/<slug:round_key>/", views.screen, name="screen"),
+    # The venue screen: one address for the projector, showing what the control room chose.
+    path("<slug:championship_slug>/screen/", venue.venue, name="venue"),
+    path("<slug:championship_slug>/venue/state/", venue.state, name="venue_state"),
+    path("<slug:championship_slug>/venue/message/", venue.message, name="venue_message"),
+    path(
+        "<slug:championship_slug>/venue/podium/<slug:category_key>/",
+        venue.podium,
+        name="venue_podium",
+    ),
 ]

@@ -97,6 +97,16 @@ class Championship(models.Model):
             "fee; the reference is shown beside the text anyway."
         ),
     )
+    screen = models.JSONField(
+        _("venue screen"),
+        default=dict,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "What the venue screen shows (the control room chooses): a round's board, a "
+            "round's seating, a category's podium, or a message."
+        ),
+    )
     protest_window_minutes = models.PositiveSmallIntegerField(
         _("protest window (minutes)"),
         default=0,

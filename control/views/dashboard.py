@@ -1,26 +1,58 @@
-"""The organiser's control room of a championship: its categories, rounds, tables and staff."""
+"""The organiser's control room of a championship: its categories, rounds, tables, staff and
+the venue screen."""
 
 from __future__ import annotations
 
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
 from championship import selectors as championship_selectors
 from championship.permissions import organiser_required
+from control import screen
+from control.forms import ScreenForm
 from registration import places
+
+
+def _context(championship, screen_form=None) -> dict:
+    return {
+        "categories": places.categories_with_counts(championship),
+        "rounds": championship_selectors.rounds_with_heats(championship),
+        "table_count": championship.tables.count(),
+        "roles": championship.roles.select_related("user").order_by("role", "user__username"),
+        "screen_form": screen_form or ScreenForm(championship=championship),
+    }
 
 
 @require_GET
 @organiser_required
 def control_room(request, championship):
     """Show the organiser's control room of a championship."""
-    return render(
-        request,
-        "championship/manage.html",
-        {
-            "categories": places.categories_with_counts(championship),
-            "rounds": championship_selectors.rounds_with_heats(championship),
-            "table_count": championship.tables.count(),
-            "roles": championship.roles.select_related("user").order_by("role", "user__username"),
-        },
-    )
+    return render(request, "championship/manage.html", _context(championship))
+
+
+@require_POST
+@organiser_required
+def switch_screen(request, championship):
+    """Switch what the venue screen shows; it follows within seconds."""
+    form = ScreenForm(request.POST, championship=championship)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            screen.screen_set(
+                championship=championship,
+                show=data["show"],
+                round_key=data["round"],
+                category_key=data["category"],
+                text=data["text"],
+            )
+        except ValidationError as error:
+            for field, errors in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            messages.success(request, _("The venue screen follows within a few seconds."))
+            return redirect("control:manage", slug=championship.slug)
+    messages.error(request, _("The venue screen is not switched: see the form."))
+    return render(request, "championship/manage.html", _context(championship, form))
