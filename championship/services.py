@@ -420,6 +420,9 @@ CHAMPIONSHIP_EDITABLE = (
     "payment_instructions",
     "protest_window_minutes",
     "is_public",
+    "mail_seating",
+    "mail_advanced",
+    "mail_results",
 )
 
 

@@ -62,6 +62,10 @@ class ChampionshipAdmin(ScopedModelAdmin):
             _("Money and language"),
             {"fields": ("currency", "payment_instructions", "language")},
         ),
+        (
+            _("E-mails to entrants"),
+            {"fields": ("mail_seating", "mail_advanced", "mail_results")},
+        ),
         RECORD_FIELDSET,
     )
     inlines = (CategoryInline, RoundInline, ChampionshipRoleInline)

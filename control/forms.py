@@ -305,3 +305,34 @@ class ScreenForm(forms.Form):
             (category.key, category.display_name)
             for category in championship.categories.order_by("order", "key")
         ]
+
+
+class MessageForm(forms.Form):
+    """The organiser's message to the entrants of the championship, a category or a round."""
+
+    audience = forms.ChoiceField(label=gettext_lazy("To"))
+    subject = forms.CharField(label=gettext_lazy("Subject"), max_length=150)
+    body = forms.CharField(
+        label=gettext_lazy("Message"), max_length=5000, widget=forms.Textarea(attrs={"rows": 4})
+    )
+
+    def __init__(self, *args, championship, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("Every confirmed entrant"))]
+        for category in championship.categories.order_by("order", "key"):
+            choices.append(
+                (
+                    f"category:{category.key}",
+                    _("%(category)s: every confirmed entrant")
+                    % {"category": category.display_name},
+                )
+            )
+        for round_ in championship.rounds.select_related("category").order_by(
+            "category__order", "order"
+        ):
+            label = f"{round_.category.display_name}: {round_.display_name}"
+            choices.append(
+                (f"round:{round_.key}", _("%(round)s: the seated entrants") % {"round": label})
+            )
+        self.fields["audience"].choices = choices
+        self.fields["audience"].required = False

@@ -25,7 +25,9 @@ from championship.errors import RoundStateError
 from championship.models import Heat, Round, Seat, Table
 from championship.rules import seating
 from championship.rules.eligibility import officiality
+from control import notifications
 from registration.models import Entry, Person
+from results import official
 from results.models import Result
 from results.services import results_missing, round_lock, round_recompute, standings_ensure
 
@@ -376,8 +378,11 @@ def seating_publish(*, round_: Round) -> Round:
     round_ = round_lock(round_)
     if not round_.seats.exists():
         raise RoundStateError(_("Seat the round before publishing its seating."))
+    first = round_.seating_published_at is None
     round_.seating_published_at = round_.seating_published_at or timezone.now()
     round_.save(update_fields=["seating_published_at", "updated_at"])
+    if first:
+        notifications.seating_published(round_)
     # The live pages list the seated entrants from now on: a new version tells them.
     Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
     return round_
@@ -550,7 +555,16 @@ def round_advance(*, round_: Round, plan: SeatingPlan | None = None) -> Round:
     if not Result.objects.filter(round=round_, qualified=True).exists():
         raise RoundStateError(_("Nobody has qualified: set how many advance."))
     round_seat(round_=following, plan=plan or SeatingPlan(order="seeding"))
+    notifications.advanced(round_, following)
     return following
+
+
+@transaction.atomic
+def round_sign_off(*, round_: Round, by, now: datetime | None = None) -> Round:
+    """Sign a round's results off (``results.official``) and tell its entrants."""
+    signed = official.round_sign_off(round_=round_, by=by, now=now)
+    notifications.results_official(signed)
+    return signed
 
 
 @transaction.atomic

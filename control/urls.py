@@ -12,6 +12,7 @@ urlpatterns = [
     path("<slug:slug>/manage/", dashboard.control_room, name="manage"),
     path("<slug:slug>/manage/edit/", setup.edit, name="edit"),
     path("<slug:slug>/manage/screen/", dashboard.switch_screen, name="screen"),
+    path("<slug:slug>/manage/message/", dashboard.message, name="message"),
     # The round control room, the venue's tables and the table cards (control/views/).
     path("<slug:slug>/manage/rounds/<slug:round>/", round.round_control, name="round_control"),
     path(

@@ -23,7 +23,6 @@ from api.views.base import (
 from championship.errors import RoundStateError
 from championship.models import Round
 from control import rounds
-from results import official
 
 ROUND_ACTIONS = ("seat", "start", "close", "publish", "advance")
 
@@ -108,7 +107,7 @@ class RoundActionView(ApiView):
             elif action == "close":
                 rounds.round_close(round_=round_)
             elif action == "publish":
-                official.round_sign_off(round_=round_, by=request.user)
+                rounds.round_sign_off(round_=round_, by=request.user)
             else:
                 provisional = not round_.is_official and rounds.results_final(round_)
                 if provisional and not data["provisional"]:

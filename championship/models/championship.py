@@ -97,6 +97,22 @@ class Championship(models.Model):
             "fee; the reference is shown beside the text anyway."
         ),
     )
+    # Which e-mails entrants get (control.notifications); each may be turned off.
+    mail_seating = models.BooleanField(
+        _("e-mail the seating"),
+        default=True,
+        help_text=_("When a round's seating is published: each entrant's heat, table and time."),
+    )
+    mail_advanced = models.BooleanField(
+        _("e-mail who advances"),
+        default=True,
+        help_text=_("When the qualified advance: the next round, when and where."),
+    )
+    mail_results = models.BooleanField(
+        _("e-mail the official results"),
+        default=True,
+        help_text=_("When a round is signed off: each entrant's place, time and a link."),
+    )
     screen = models.JSONField(
         _("venue screen"),
         default=dict,

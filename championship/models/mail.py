@@ -25,6 +25,10 @@ class OutgoingMail(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawal")
         NEW_LINK = "new_link", _("New private link")
         SIGN_IN_LINK = "sign_in_link", _("Sign-in link")
+        SEATING = "seating", _("Seating published")
+        ADVANCED = "advanced", _("Advanced to the next round")
+        RESULTS = "results", _("Official results")
+        MESSAGE = "message", _("Message from the organiser")
 
     class State(models.TextChoices):
         QUEUED = "queued", _("Queued")

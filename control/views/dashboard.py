@@ -7,17 +7,19 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from championship import selectors as championship_selectors
 from championship.permissions import organiser_required
-from control import screen
-from control.forms import ScreenForm
+from control import notifications, screen
+from control.forms import MessageForm, ScreenForm
 from registration import places
 
 
-def _context(championship, screen_form=None) -> dict:
+def _context(championship, screen_form=None, message_form=None) -> dict:
     return {
+        "message_form": message_form or MessageForm(championship=championship),
         "categories": places.categories_with_counts(championship),
         "rounds": championship_selectors.rounds_with_heats(championship),
         "table_count": championship.tables.count(),
@@ -56,3 +58,38 @@ def switch_screen(request, championship):
             return redirect("control:manage", slug=championship.slug)
     messages.error(request, _("The venue screen is not switched: see the form."))
     return render(request, "championship/manage.html", _context(championship, form))
+
+
+@require_POST
+@organiser_required
+def message(request, championship):
+    """Send the organiser's message to the entrants of the championship, a category or a round."""
+    form = MessageForm(request.POST, championship=championship)
+    if form.is_valid():
+        data = form.cleaned_data
+        kind, _sep, key = data["audience"].partition(":")
+        audience = notifications.Audience(
+            championship=championship,
+            category=key if kind == "category" else "",
+            round=key if kind == "round" else "",
+        )
+        try:
+            count = notifications.message_send(
+                audience=audience, subject=data["subject"], body=data["body"]
+            )
+        except ValidationError as error:
+            for field, errors in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "The message is on its way to %(count)s entrant.",
+                    "The message is on its way to %(count)s entrants.",
+                    count,
+                )
+                % {"count": count},
+            )
+            return redirect("control:manage", slug=championship.slug)
+    messages.error(request, _("The message is not sent: see the form."))
+    return render(request, "championship/manage.html", _context(championship, message_form=form))

@@ -352,7 +352,7 @@ def sign_off(request, championship, round):
     """
     round_ = round_or_404(championship, round)
     try:
-        signed = official.round_sign_off(round_=round_, by=request.user)
+        signed = rounds.round_sign_off(round_=round_, by=request.user)
     except REFUSALS as error:
         messages.error(request, error_message(error))
     else:

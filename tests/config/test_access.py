@@ -99,6 +99,7 @@ ACCESS = {
     "control:manage": (ORGANISER, "get"),
     "control:edit": (ORGANISER, "get"),
     "control:screen": (ORGANISER, "post"),
+    "control:message": (ORGANISER, "post"),
     # And the group Organisers, whom this world does not have (tests/control/test_setup.py).
     "control:new": (SUPERUSER, "get"),
     "control:round_control": (ORGANISER, "get"),

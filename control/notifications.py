@@ -1,0 +1,180 @@
+"""E-mails that tell entrants what concerns them: their seat, their next round, their result.
+
+Each mail goes through the outbox (``championship.outbox``) in the transaction
+of the change that causes it, in the language the entry registered in, to the
+entry's contact address; an entry without one gets none. The championship
+turns each kind off on its own (``mail_seating``, ``mail_advanced``,
+``mail_results``). The organiser may also write to every entrant of the
+championship, of a category or of a round (``message_send``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+
+from championship import outbox
+from championship.models import Championship, OutgoingMail, Round, Seat
+from registration import notifications as entry_mail
+from registration.models import Entry
+from results.models import Result
+
+Kind = OutgoingMail.Kind
+SUBJECT_MAX = 150
+BODY_MAX = 5000
+
+
+def _when(moment, championship: Championship) -> str:
+    """Return a moment as the entrant reads it: the championship's time, their language."""
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment, championship.tzinfo)
+    return formats.date_format(local, "DATETIME_FORMAT")
+
+
+def _queue(entry: Entry, kind: str, context: dict, base_url: str) -> bool:
+    """Queue one mail of ``kind`` to an entry; return whether it had an address to go to."""
+    if not entry.contact_email:
+        return False
+    championship = entry.category.championship
+    with translation.override(entry.language):
+        context = {
+            **context,
+            "entry": entry,
+            "category": entry.category,
+            "championship": championship,
+            "manage_url": entry_mail.manage_url(entry, base_url=base_url),
+        }
+        subject = render_to_string(f"control/email/{kind}_subject.txt", context)
+        body = render_to_string(f"control/email/{kind}.txt", context)
+    outbox.queue(
+        to=entry.contact_email,
+        subject=subject,
+        body=body,
+        kind=kind,
+        reference=entry.pk,
+        championship=championship,
+    )
+    return True
+
+
+def _seats(round_: Round):
+    return (
+        Seat.objects.filter(round=round_)
+        .select_related("heat", "table", "entry__category__championship")
+        .order_by("heat__order", "table__number", "position")
+    )
+
+
+def _seat_context(seat: Seat, championship: Championship) -> dict:
+    shared = seat.table.seats > 1
+    return {
+        "round": seat.round,
+        "heat": seat.heat.label,
+        "table": seat.table.number,
+        "letter": seat.position_letter if shared else "",
+        "start": _when(seat.heat.scheduled_start, championship),
+    }
+
+
+def seating_published(round_: Round) -> int:
+    """Tell each entrant seated in ``round_`` their heat, table and time; return how many."""
+    championship = round_.championship
+    if not championship.mail_seating:
+        return 0
+    base_url = entry_mail.queued_base_url()
+    sent = 0
+    for seat in _seats(round_):
+        seat.round = round_
+        with translation.override(seat.entry.language):
+            context = _seat_context(seat, championship)
+        sent += _queue(seat.entry, Kind.SEATING, context, base_url)
+    return sent
+
+
+def advanced(from_round: Round, to_round: Round) -> int:
+    """Tell each entrant seated in ``to_round`` from ``from_round`` that they advanced."""
+    championship = to_round.championship
+    if not championship.mail_advanced:
+        return 0
+    base_url = entry_mail.queued_base_url()
+    sent = 0
+    for seat in _seats(to_round):
+        seat.round = to_round
+        with translation.override(seat.entry.language):
+            context = {**_seat_context(seat, championship), "from_round": from_round}
+        sent += _queue(seat.entry, Kind.ADVANCED, context, base_url)
+    return sent
+
+
+def results_official(round_: Round) -> int:
+    """Tell each entrant of a signed-off round their place, official place and result."""
+    championship = round_.championship
+    if not championship.mail_results:
+        return 0
+    base_url = entry_mail.queued_base_url()
+    link = base_url + reverse("results:round", args=[championship.slug, round_.key])
+    sent = 0
+    results = Result.objects.filter(round=round_).select_related("entry__category__championship")
+    for result in results:
+        context = {
+            "round": round_,
+            "result": result,
+            "penalty_seconds": result.penalty_ms // 1000,
+            "results_url": link,
+        }
+        sent += _queue(result.entry, Kind.RESULTS, context, base_url)
+    return sent
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Whom an organiser's message goes to: the championship, a category or a round."""
+
+    championship: Championship
+    category: str = ""
+    round: str = ""
+
+    def entries(self):
+        entries = Entry.objects.filter(
+            category__championship=self.championship, status=Entry.Status.CONFIRMED
+        )
+        if self.round:
+            return entries.filter(seats__round__key=self.round).distinct()
+        if self.category:
+            return entries.filter(category__key=self.category)
+        return entries
+
+
+@transaction.atomic
+def message_send(*, audience: Audience, subject: str, body: str) -> int:
+    """Send the organiser's message to every confirmed entry of the audience; return how many."""
+    subject, body = subject.strip(), body.strip()
+    errors = {}
+    if not subject:
+        errors["subject"] = [_("Write a subject.")]
+    elif len(subject) > SUBJECT_MAX:
+        errors["subject"] = [_("At most %(max)s characters.") % {"max": SUBJECT_MAX}]
+    if not body:
+        errors["body"] = [_("Write the message.")]
+    elif len(body) > BODY_MAX:
+        errors["body"] = [_("At most %(max)s characters.") % {"max": BODY_MAX}]
+    championship = audience.championship
+    if audience.category and not championship.categories.filter(key=audience.category).exists():
+        errors["audience"] = [_("Choose one of this championship's categories.")]
+    if audience.round and not championship.rounds.filter(key=audience.round).exists():
+        errors["audience"] = [_("Choose one of this championship's rounds.")]
+    if errors:
+        raise ValidationError(errors)
+    base_url = entry_mail.queued_base_url()
+    sent = 0
+    entries = audience.entries().select_related("category__championship")
+    for entry in entries:
+        sent += _queue(entry, Kind.MESSAGE, {"subject": subject, "body": body}, base_url)
+    return sent

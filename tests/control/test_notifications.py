@@ -1,0 +1,174 @@
+"""Entrants are told: their seat, that they advanced, their official result; the organiser writes.
+
+Each mail goes in the entry's language (en, nb, sv, da), to its contact address,
+and each kind can be turned off per championship.
+"""
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from championship.models import ChampionshipRole, OutgoingMail, Round
+from championship.services import tables_create
+from control import notifications, rounds
+from judging.capture_kinds import CaptureInput
+from judging.services import capture_record
+from results.models import Result
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+LANGUAGES = ("en", "nb", "sv", "da")
+# What each mail says, in each language: the words a reader looks for.
+SEATING = {"en": "Table", "nb": "Bord", "sv": "Bord", "da": "Bord"}
+HEAT = {"en": "Heat A", "nb": "Heat A", "sv": "Heat A", "da": "Heat A"}
+ADVANCED = {"en": "you are through", "nb": "videre", "sv": "vidare", "da": "videre"}
+OFFICIAL = {"en": "are official", "nb": "offisielle", "sv": "officiella", "da": "officielle"}
+
+
+@pytest.fixture
+def dm(settings):
+    settings.SITE_URL = "https://puzzle.example.org"
+    championship = factories.championship(slug="dm-2026", ruleset="dm", name="DM 2026")
+    individual = championship.categories.get(kind="individual")
+    prelim, final = individual.rounds.order_by("order")
+    Round.objects.filter(pk=prelim.pk).update(advance="overall", advance_count=2)
+    prelim.refresh_from_db()
+    tables_create(championship=championship, count=6)
+    for n, language in enumerate(LANGUAGES):
+        factories.entry(
+            individual,
+            members=[factories.person(championship, name=f"Deltager {language}")],
+            name=f"Deltager {language}",
+            contact_email=f"{language}@example.org",
+            language=language,
+            registered_at=championship.starts_at - timedelta(days=30 - n),
+        )
+    # One without an address: it gets no mail, and nothing fails.
+    factories.entry(individual, name="Uden adresse", contact_email="")
+    return championship, prelim, final
+
+
+def by_address():
+    return {message.to[0].split("@")[0]: message for message in mail.outbox}
+
+
+def test_publishing_the_seating_tells_each_entrant_their_heat_table_and_time(
+    dm, django_capture_on_commit_callbacks
+):
+    _championship, prelim, _final = dm
+    rounds.round_seat(round_=prelim)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.seating_publish(round_=prelim)
+    mails = by_address()
+    assert set(mails) == set(LANGUAGES)
+    for language, message in mails.items():
+        seat = prelim.seats.get(entry__contact_email=f"{language}@example.org")
+        assert SEATING[language] in message.body and HEAT[language] in message.body
+        assert f": {seat.table.number}" in message.body
+        assert "https://puzzle.example.org/dm-2026/entries/" in message.body
+        assert "DM 2026" in message.subject
+    assert OutgoingMail.objects.filter(kind="seating", state="sent").count() == 4
+    # Published again: nobody is told twice.
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.seating_publish(round_=prelim)
+    assert mail.outbox == []
+
+
+def test_each_kind_can_be_turned_off(dm, django_capture_on_commit_callbacks):
+    championship, prelim, _final = dm
+    championship.mail_seating = False
+    championship.save()
+    rounds.round_seat(round_=prelim)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.seating_publish(round_=prelim)
+    assert mail.outbox == []
+
+
+def timed(prelim, minutes):
+    judge = factories.role(prelim.championship, ChampionshipRole.Role.JUDGE, username="timer")
+    started = prelim.heats.get().started_at
+    for result, minute in zip(
+        Result.objects.filter(round=prelim).order_by("entry__registered_at"), minutes, strict=True
+    ):
+        at = started + timedelta(minutes=minute)
+        capture_record(
+            round_=prelim,
+            entry=result.entry,
+            judge=judge,
+            data=CaptureInput(client_id=uuid.uuid4(), kind="finish", at=at),
+            now=at,
+        )
+    rounds.round_close(round_=prelim)
+    prelim.refresh_from_db()
+
+
+def test_the_official_results_and_the_advance_are_told_in_each_language(
+    dm, django_capture_on_commit_callbacks
+):
+    _championship, prelim, final = dm
+    rounds.round_seat(round_=prelim)
+    rounds.round_start(round_=prelim)
+    # en 43:00, nb 41:00, sv 42:00, da 40:00, the fifth 44:00: da and nb advance.
+    timed(prelim, (43, 41, 42, 40, 44))
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.round_sign_off(round_=prelim, by=None)
+    mails = by_address()
+    assert set(mails) == set(LANGUAGES)
+    for language, message in mails.items():
+        assert OFFICIAL[language] in message.body, (language, message.body)
+        assert "https://puzzle.example.org/dm-2026/results/individual-prelim/" in message.body
+    assert "43:00" in mails["en"].body and "Place: 4" in mails["en"].body
+    assert "Plassering: 2" in mails["nb"].body and "41:00" in mails["nb"].body
+    assert "Placering: 1" in mails["da"].body
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.round_advance(round_=prelim)
+    mails = by_address()
+    assert set(mails) == {"da", "nb"}
+    assert ADVANCED["da"] in mails["da"].body and ADVANCED["nb"] in mails["nb"].body
+    assert final.display_name in mails["da"].subject or "Finale" in mails["da"].subject
+
+
+def test_the_organiser_writes_to_a_category_or_a_round(
+    dm, client, django_capture_on_commit_callbacks
+):
+    championship, prelim, _final = dm
+    organiser = factories.role(championship, ChampionshipRole.Role.ORGANISER, username="orga")
+    client.force_login(organiser)
+    url = reverse("control:message", args=[championship.slug])
+    refused = client.post(url, {"audience": "", "subject": "", "body": ""})
+    assert refused.status_code == 200 and mail.outbox == []
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(
+            url,
+            {"audience": "category:individual", "subject": "Parking", "body": "Park at P2."},
+            follow=True,
+        )
+    assert answer.status_code == 200
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(
+        f"{language}@example.org" for language in LANGUAGES
+    )
+    assert all(m.subject == "DM 2026: Parking" and "Park at P2." in m.body for m in mail.outbox)
+    mail.outbox.clear()
+    # A round's audience is its seated entrants: none yet.
+    assert (
+        notifications.message_send(
+            audience=notifications.Audience(championship=championship, round=prelim.key),
+            subject="Start",
+            body="Soon",
+        )
+        == 0
+    )
+    with pytest.raises(ValidationError) as refused:
+        notifications.message_send(
+            audience=notifications.Audience(championship=championship, category="nope"),
+            subject="x",
+            body="y",
+        )
+    assert set(refused.value.message_dict) == {"audience"}
