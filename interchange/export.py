@@ -17,7 +17,7 @@ from championship.models import (
     Seat,
     Table,
 )
-from interchange.format import FORMAT, VERSION
+from interchange.format import FORMAT, MAIL_FLAGS, VERSION
 from registration.models import Entry, EntryMember, Person
 from results.models import Result
 from results.selectors import result_fields
@@ -165,6 +165,7 @@ def export_document(championship: Championship) -> dict:
             "currency": championship.currency,
             "payment_instructions": championship.payment_instructions,
             "protest_window_minutes": championship.protest_window_minutes,
+            **{name: getattr(championship, name) for name in MAIL_FLAGS},
             "language": championship.language,
             "venue": championship.venue,
             "address": championship.address,

@@ -48,3 +48,7 @@ class InterchangeError(ValueError):
         self.message = message
         self.problems = ((path, message), *more)
         super().__init__("\n".join(_line(*problem) for problem in self.problems))
+
+
+# Which e-mails entrants get (``control.notifications``): each true unless the document says.
+MAIL_FLAGS = ("mail_seating", "mail_advanced", "mail_results")

@@ -20,7 +20,7 @@ from championship.models import RESERVED_SLUGS
 from championship.rules import identity
 from interchange import schema
 from interchange.export import _moment
-from interchange.format import InterchangeError
+from interchange.format import MAIL_FLAGS, InterchangeError
 from interchange.plan import _Plan, _Table
 from interchange.read_competition import _read_competition, _read_rounds, _Scope
 from interchange.values import _date, _datetime, _email, _list, _show, _value
@@ -197,6 +197,7 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         "registration_deadline": _datetime(section, "registration_deadline", path, tz),
         "is_public": _value(section, "listed", True),
         "protest_window_minutes": _value(section, "protest_window_minutes", 0),
+        **{name: _value(section, name, True) for name in MAIL_FLAGS},
     }
     return fields, preset, rules
 

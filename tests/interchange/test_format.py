@@ -262,6 +262,9 @@ def test_the_export_holds_the_whole_championship(realistic):
         "registration_deadline": None,
         "listed": True,
         "protest_window_minutes": 0,
+        "mail_seating": True,
+        "mail_advanced": True,
+        "mail_results": True,
     }
     assert [t["number"] for t in document["tables"]] == list(range(1, 9))
     assert document["tables"][0]["seats"] == 2 and document["tables"][0]["label"] == "Window"
