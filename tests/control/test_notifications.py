@@ -172,3 +172,50 @@ def test_the_organiser_writes_to_a_category_or_a_round(
             body="y",
         )
     assert set(refused.value.message_dict) == {"audience"}
+
+
+@pytest.mark.parametrize(
+    ("minutes", "through"),
+    [((40, 43, 41, 44, 45), {"en", "sv"}), ((43, 41, 44, 40, 45), {"nb", "da"})],
+)
+def test_the_advance_is_told_in_each_language(
+    dm, django_capture_on_commit_callbacks, minutes, through
+):
+    _championship, prelim, final = dm
+    rounds.round_seat(round_=prelim)
+    rounds.round_start(round_=prelim)
+    timed(prelim, minutes)
+    rounds.round_sign_off(round_=prelim, by=None)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.round_advance(round_=prelim)
+    mails = by_address()
+    assert set(mails) == through
+    for language, message in mails.items():
+        seat = final.seats.get(entry__contact_email=f"{language}@example.org")
+        assert ADVANCED[language] in message.body, (language, message.body)
+        assert f": {seat.table.number}" in message.body and HEAT[language] in message.body
+        assert "DM 2026" in message.subject
+
+
+def test_the_organisers_message_greets_each_entrant_in_their_language(
+    dm, django_capture_on_commit_callbacks
+):
+    championship, _prelim, _final = dm
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = notifications.message_send(
+            audience=notifications.Audience(championship=championship),
+            subject="Parkering",
+            body="P2.",
+        )
+    assert sent == 4  # the fifth entry has no address
+    greeting = {"en": "Hello", "nb": "Hei", "sv": "Hej", "da": "Hej"}
+    signed = {
+        "en": "the organisers",
+        "nb": "arrangørene",
+        "sv": "arrangörerna",
+        "da": "arrangørerne",
+    }
+    for language, message in by_address().items():
+        assert message.body.startswith(greeting[language]), (language, message.body)
+        assert signed[language] in message.body
