@@ -14,12 +14,10 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
-from championship import outbox
 from championship.models import Championship, OutgoingMail, Round, Seat
 from registration import notifications as entry_mail
 from registration.models import Entry
@@ -39,29 +37,9 @@ def _when(moment, championship: Championship) -> str:
 
 
 def _queue(entry: Entry, kind: str, context: dict, base_url: str) -> bool:
-    """Queue one mail of ``kind`` to an entry; return whether it had an address to go to."""
-    if not entry.contact_email:
-        return False
-    championship = entry.category.championship
-    with translation.override(entry.language):
-        context = {
-            **context,
-            "entry": entry,
-            "category": entry.category,
-            "championship": championship,
-            "manage_url": entry_mail.manage_url(entry, base_url=base_url),
-        }
-        subject = render_to_string(f"control/email/{kind}_subject.txt", context)
-        body = render_to_string(f"control/email/{kind}.txt", context)
-    outbox.queue(
-        to=entry.contact_email,
-        subject=subject,
-        body=body,
-        kind=kind,
-        reference=entry.pk,
-        championship=championship,
+    return entry_mail.queue_to_entry(
+        entry, kind, templates="control/email", context=context, base_url=base_url
     )
-    return True
 
 
 def _seats(round_: Round):

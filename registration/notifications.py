@@ -47,14 +47,17 @@ def manage_url(entry: Entry, *, base_url: str | None = None) -> str:
     return base + manage_path(entry)
 
 
-def _queue(entry_pk: int, kind: str, base_url: str | None) -> None:
-    entry = (
-        Entry.objects.select_related("category__championship")
-        .prefetch_related("members")
-        .get(pk=entry_pk)
-    )
+def queue_to_entry(
+    entry: Entry, kind: str, *, templates: str, context: dict, base_url: str | None
+) -> bool:
+    """Queue one mail of ``kind`` to an entry's contact address, in the entry's language.
+
+    ``templates`` is the folder of ``<kind>.txt`` and ``<kind>_subject.txt``; they get
+    ``context`` with the entry, its category and championship, and its private link.
+    Return whether the entry had an address to write to.
+    """
     if not entry.contact_email:
-        return
+        return False
     base_url = queued_base_url() if base_url is None else base_url
     if not base_url:
         # Queued outside a request (a command) on a site without SITE_URL: the link
@@ -70,13 +73,14 @@ def _queue(entry_pk: int, kind: str, base_url: str | None) -> None:
     championship = entry.category.championship
     with translation.override(entry.language):
         context = {
+            **context,
             "entry": entry,
             "category": entry.category,
             "championship": championship,
             "manage_url": manage_url(entry, base_url=base_url),
         }
-        subject = render_to_string(f"registration/email/{kind}_subject.txt", context)
-        body = render_to_string(f"registration/email/{kind}.txt", context)
+        subject = render_to_string(f"{templates}/{kind}_subject.txt", context)
+        body = render_to_string(f"{templates}/{kind}.txt", context)
     outbox.queue(
         to=entry.contact_email,
         subject=subject,
@@ -85,6 +89,16 @@ def _queue(entry_pk: int, kind: str, base_url: str | None) -> None:
         reference=entry.pk,
         championship=championship,
     )
+    return True
+
+
+def _queue(entry_pk: int, kind: str, base_url: str | None) -> None:
+    entry = (
+        Entry.objects.select_related("category__championship")
+        .prefetch_related("members")
+        .get(pk=entry_pk)
+    )
+    queue_to_entry(entry, kind, templates="registration/email", context={}, base_url=base_url)
 
 
 # Each function queues its mail in the current transaction: call it inside the change's.

@@ -170,7 +170,7 @@ class Round(models.Model):
         """Return whether the round's results are signed off (official)."""
         return self.state == self.State.PUBLISHED
 
-    def time_up_at(self):
+    def last_time_up(self):
         """Return when time was up in the round's last heat (``None`` while one runs)."""
         if self.state not in (self.State.CLOSED, self.State.PUBLISHED):
             return None
@@ -178,7 +178,7 @@ class Round(models.Model):
 
     def protests_until(self):
         """Return until when entrants may protest: the championship's window after time-up."""
-        time_up = self.time_up_at()
+        time_up = self.last_time_up()
         if time_up is None:
             return None
         return time_up + timedelta(minutes=self.championship.protest_window_minutes)

@@ -12,7 +12,7 @@ from datetime import datetime, time, timedelta
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -148,15 +148,15 @@ def round_control(request, championship, round):
     return render(request, template, context)
 
 
-def _act(request, round_: Round, action) -> HttpResponse:
-    """Run ``action``; tell the organiser its message, or why it was refused; back to the page."""
+def _act(request, round_: Round, action, back: str | None = None) -> HttpResponse:
+    """Run ``action``; tell its message, or why it was refused; back to the page (``back``)."""
     try:
         message = action()
     except REFUSALS as error:
         messages.error(request, error_message(error))
     else:
         messages.success(request, message)
-    return redirect(control_url(round_))
+    return redirect(back or control_url(round_))
 
 
 @require_POST
@@ -351,24 +351,29 @@ def sign_off(request, championship, round):
     goes back to the page they came from (``next``).
     """
     round_ = round_or_404(championship, round)
-    try:
+
+    def action():
         signed = rounds.round_sign_off(round_=round_, by=request.user)
-    except REFUSALS as error:
-        messages.error(request, error_message(error))
-    else:
-        messages.success(
-            request,
-            _("The results are official since %(time)s.")
-            % {"time": local_time(signed.official_at)},
-        )
+        return _("The results are official since %(time)s.") % {
+            "time": local_time(signed.official_at)
+        }
+
     back = request.POST.get("next", "")
-    if back.startswith("/") and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    if not (
+        back.startswith("/")
+        and url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
     ):
-        return HttpResponseRedirect(back)
-    if has_role(request.user, championship, ChampionshipRole.Role.ORGANISER):
-        return redirect(control_url(round_))
-    return redirect("judging:dashboard", slug=championship.slug, round=round_.key)
+        organiser = has_role(request.user, championship, ChampionshipRole.Role.ORGANISER)
+        back = (
+            control_url(round_)
+            if organiser
+            else reverse(
+                "judging:dashboard", kwargs={"slug": championship.slug, "round": round_.key}
+            )
+        )
+    return _act(request, round_, action, back)
 
 
 @require_POST
