@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from control.views import cards, dashboard, ranking, round, seating, setup, tables
+from control.views import cards, dashboard, diplomas, ranking, round, seating, setup, tables
 
 app_name = "control"
 
@@ -42,6 +42,11 @@ urlpatterns = [
         "<slug:slug>/manage/rounds/<slug:round>/ranking/",
         ranking.round_ranking,
         name="round_ranking",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<slug:round>/diplomas.pdf",
+        diplomas.round_diplomas,
+        name="round_diplomas",
     ),
     path(
         "<slug:slug>/manage/rounds/<slug:round>/heats/<slug:heat>/start/",
