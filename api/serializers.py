@@ -201,6 +201,15 @@ class ChampionshipDetailSerializer(ChampionshipSerializer):
 # The shapes below only document answers that are built elsewhere.
 
 
+class PersonLinkSerializer(serializers.Serializer):
+    """A member who consented to publication, and their page across championships."""
+
+    name = serializers.CharField()
+    url = serializers.CharField(
+        help_text="The address of the puzzler's page on this site, as a path (/puzzlers/<id>/)."
+    )
+
+
 class StandingEntrySerializer(serializers.Serializer):
     """An entry as the public sees it."""
 
@@ -211,6 +220,10 @@ class StandingEntrySerializer(serializers.Serializer):
     members = serializers.ListField(
         child=serializers.CharField(),
         help_text="The names of the members who consented to publication.",
+    )
+    people = PersonLinkSerializer(
+        many=True,
+        help_text="The members who consented to publication, with their puzzler's page.",
     )
 
 

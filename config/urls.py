@@ -9,6 +9,7 @@ from django.urls import include, path
 
 from championship import staff_views
 from config import views
+from results import puzzlers
 
 urlpatterns = [
     path("health/", views.health, name="health"),
@@ -16,6 +17,8 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     # A staff member's personal sign-in link ("s" is a reserved slug).
     path("s/<str:token>/", staff_views.sign_in, name="sign_in"),
+    # A puzzler's public page, across championships ("puzzlers" is a reserved slug).
+    path("puzzlers/<str:ref>/", puzzlers.puzzler_page, name="puzzler"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

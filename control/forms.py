@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from championship import bounds
-from championship.models import Heat, Round
+from championship.models import Category, Heat, Round
 from championship.rules.seating import SEEDING, allowed_orders
 from control import rounds
 from control.rounds import SeatingPlan
@@ -238,6 +238,35 @@ class TableForm(forms.Form):
     reserved_for_guests = forms.BooleanField(
         label=gettext_lazy("Reserved for guests"), required=False
     )
+
+
+class HistoryRankingForm(forms.Form):
+    """Earlier categories on this site whose results rank a first round's entries."""
+
+    sources = forms.ModelMultipleChoiceField(
+        label=gettext_lazy("Earlier championships recognised for the ranking"),
+        queryset=Category.objects.none(),
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "choices"}),
+        help_text=gettext_lazy(
+            "An entry is ranked by the most recent of them in which one of its members "
+            "placed, then by that place. Puzzlers are recognised by their e-mail address."
+        ),
+    )
+
+    def __init__(self, *args, sources=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["sources"]
+        field.queryset = Category.objects.filter(pk__in=[source.pk for source in sources])
+        field.label_from_instance = lambda category: (
+            f"{category.championship.name} ({category.championship.local_date.year}) – "
+            f"{category.display_name}"
+        )
+        self.sources = list(sources)
+
+    def chosen(self) -> list:
+        """Return the chosen categories, the most recent first."""
+        chosen = {category.pk for category in self.cleaned_data["sources"]}
+        return [source for source in self.sources if source.pk in chosen]
 
 
 class RankingUploadForm(forms.Form):

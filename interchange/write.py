@@ -20,7 +20,7 @@ from championship.models import (
 from interchange.format import InterchangeError
 from interchange.plan import _Plan, _Round
 from interchange.read import _read
-from registration.models import Entry, EntryMember, Person
+from registration.models import Entry, EntryMember, Person, Puzzler
 from results.models import Result
 from results.services import standings_recompute
 
@@ -83,7 +83,12 @@ def _write(plan: _Plan, *, replace: bool) -> Championship:
             for table in plan.tables
         )
         Person.objects.bulk_create(
-            Person(championship=championship, **person) for person in plan.persons
+            Person(
+                championship=championship,
+                puzzler=Puzzler.for_email(person.get("email", "")),
+                **person,
+            )
+            for person in plan.persons
         )
         categories, entries = _write_entries(championship, plan)
         rounds = _write_rounds(championship, plan, categories, entries)

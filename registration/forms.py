@@ -70,6 +70,10 @@ class MemberForm(forms.Form):
             consent.label = _(
                 "This member agrees that %(fields)s may be published in entry and result lists."
             ) % {"fields": published_fields_text(rules.published_fields)}
+        consent.help_text = _(
+            "With consent, results also appear on a public page of the puzzler that lists "
+            "their championships on this site (recognised by e-mail address)."
+        )
         self.fields["publish_consent"] = consent
 
     def _require_birth_date(self, category: Category) -> None:

@@ -1,4 +1,6 @@
-"""Persons and their entries in a championship's categories."""
+"""Persons and their entries in a championship's categories; puzzlers across championships."""
+
+from __future__ import annotations
 
 import secrets
 
@@ -7,12 +9,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from championship import bounds
 from championship.models import Category, Championship, new_token
-from championship.rules import eligibility
+from championship.rules import eligibility, identity
 
 
 def new_ref() -> str:
@@ -20,10 +23,63 @@ def new_ref() -> str:
     return secrets.token_hex(5)
 
 
+def new_puzzler_ref() -> str:
+    """Return the id in a puzzler's public address: random, so that it tells nothing."""
+    return secrets.token_hex(8)
+
+
+def email_key(email: str) -> str:
+    """Return an e-mail address as identities compare it (championship.rules.identity)."""
+    return identity.email_key(email)
+
+
+class Puzzler(models.Model):
+    """One person across championships on this site: recognised by e-mail address.
+
+    Every ``Person`` (a person in one championship) belongs to a puzzler: the one
+    of their e-mail address, so that someone who registers again is recognised
+    and their history follows them; a person without an e-mail address is a
+    puzzler of their own. The puzzler's public page shows only the championships
+    in which the person consented to publication, and does not exist without one.
+    """
+
+    ref = models.CharField(_("id"), max_length=16, unique=True, default=new_puzzler_ref)
+    email_key = models.CharField(
+        _("e-mail address (compared)"), max_length=254, unique=True, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("puzzler")
+        verbose_name_plural = _("puzzlers")
+
+    def __str__(self):
+        return self.ref
+
+    def get_absolute_url(self) -> str:
+        return reverse("puzzler", kwargs={"ref": self.ref})
+
+    @classmethod
+    def for_email(cls, email: str) -> Puzzler:
+        """Return the puzzler of ``email`` (created if new), or a new one when there is none."""
+        key = email_key(email)
+        if not key:
+            return cls.objects.create()
+        puzzler, _created = cls.objects.get_or_create(email_key=key)
+        return puzzler
+
+
 class Person(models.Model):
     """Someone who takes part in a championship, alone or as a member of a pair or team."""
 
     championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="persons")
+    puzzler = models.ForeignKey(
+        Puzzler,
+        on_delete=models.PROTECT,
+        related_name="persons",
+        verbose_name=_("puzzler"),
+        editable=False,
+    )
     ref = models.CharField(_("id"), max_length=40, default=new_ref)
     name = models.CharField(_("name"), max_length=200)
     email = models.EmailField(_("e-mail"), blank=True)
@@ -66,6 +122,28 @@ class Person(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        """Save the person as the puzzler of their e-mail address (``Puzzler``).
+
+        A new person, or one whose address changed, joins the puzzler of the
+        address; a person without an address is a puzzler of their own.
+        """
+        key = email_key(self.email)
+        saved = getattr(self, "_saved_email_key", None)
+        if self.puzzler_id is None or (saved is not None and saved != key):
+            self.puzzler = Puzzler.for_email(self.email)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "puzzler"}
+        super().save(*args, **kwargs)
+        self._saved_email_key = key
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        person = super().from_db(db, field_names, values)
+        person._saved_email_key = email_key(person.email) if "email" in field_names else None
+        return person
 
     def rules_member(self) -> eligibility.Member:
         """Return what the rules need to know of the person (eligibility, age)."""

@@ -173,7 +173,7 @@ def manage(request, slug, token):
     """Show an entrant their entry: status, fee, seat, results; correct details; withdraw."""
     entry = _entry_by_token(request, slug, token)
     category = entry.category
-    members = list(entry.members.order_by("memberships__position"))
+    members = list(entry.members.select_related("puzzler").order_by("memberships__position"))
     initial = [
         {
             "name": m.name,

@@ -48,7 +48,10 @@ def standings_queryset(round_: Round):
         # The round's category in the same query: its pieces give each completed pace.
         .select_related("entry", "heat", "round__category")
         .prefetch_related(
-            Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
+            Prefetch(
+                "entry__members",
+                queryset=Person.objects.select_related("puzzler").order_by("memberships__position"),
+            )
         )
         .order_by("place", "official_place", "entry__registered_at", "entry__id")
     )
@@ -64,6 +67,17 @@ def pieces_per_minute(pieces: int, result: Result) -> float | None:
     return round(pieces * 60 / result.final_seconds, 1)
 
 
+def people(entry) -> list[dict]:
+    """Return the entry's members who consented to publication, with their puzzler's page.
+
+    Prefetch ``members`` with their ``puzzler`` for lists.
+    """
+    return [
+        {"name": member.name, "url": member.puzzler.get_absolute_url()}
+        for member in entry.consenting_members()
+    ]
+
+
 def public_row(result: Result, table_numbers: dict[int, int]) -> dict:
     """Return a result as the public sees it: names only with consent to publication.
 
@@ -76,6 +90,7 @@ def public_row(result: Result, table_numbers: dict[int, int]) -> dict:
             "id": entry.ref,
             "name": entry.name if entry.name_published() else None,
             "members": [member.name for member in entry.consenting_members()],
+            "people": people(entry),
         },
         "heat": result.heat.key,
         "table": table_numbers.get(entry.pk),
@@ -187,7 +202,7 @@ def round_standings(round_: Round, heat: str | None = None) -> dict:
     copy is reused until the round's version changes; the first build of a new
     version ranks the round if captures came in since its last ranking.
     """
-    key = f"standings:v2:{round_.pk}:{round_.version}:{heat or ''}"
+    key = f"standings:v3:{round_.pk}:{round_.version}:{heat or ''}"
 
     def build():
         standings_ensure(round_)
@@ -293,7 +308,10 @@ def waiting_rows(round_: Round, heat: str | None = None) -> list[dict]:
         .exclude(entry__results__round=round_)
         .select_related("entry", "heat", "table")
         .prefetch_related(
-            Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
+            Prefetch(
+                "entry__members",
+                queryset=Person.objects.select_related("puzzler").order_by("memberships__position"),
+            )
         )
         .order_by("heat__order", "heat__key", "table__number", "position")
     )
@@ -311,6 +329,7 @@ def waiting_rows(round_: Round, heat: str | None = None) -> list[dict]:
                     "id": entry.ref,
                     "name": entry.name if published else None,
                     "members": [m.name for m in entry.members.all()] if published else [],
+                    "people": people(entry) if published else [],
                 },
                 "heat": seat.heat.key,
                 "table": seat.table.number,

@@ -26,7 +26,20 @@ def new_token() -> str:
 
 # First path segments that belong to the application, not to a championship.
 RESERVED_SLUGS = frozenset(
-    {"admin", "accounts", "api", "health", "i18n", "import", "media", "new", "s", "static", "t"}
+    {
+        "admin",
+        "accounts",
+        "api",
+        "health",
+        "i18n",
+        "import",
+        "media",
+        "new",
+        "puzzlers",
+        "s",
+        "static",
+        "t",
+    }
 )
 
 

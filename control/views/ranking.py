@@ -19,11 +19,12 @@ from championship import csvfile
 from championship.csvfile import CsvFileError
 from championship.models import Category, Round
 from championship.permissions import organiser_required
-from control.forms import MAX_RANKING_ROWS, RankingUploadForm
+from control.forms import MAX_RANKING_ROWS, HistoryRankingForm, RankingUploadForm
 from control.views.common import RANKING, SESSION_RANKING, round_or_404
 from control.views.round import control_url
 from registration import services as registration_services
 from registration.models import Entry
+from results.puzzlers import history_ranking, history_sources
 
 # Prior ranking ---------------------------------------------------------------------------------
 
@@ -136,6 +137,46 @@ def ranking_preview(text: str, category: Category) -> RankingPreview:
     return preview
 
 
+def history_preview(category: Category, sources: list[Category]) -> RankingPreview:
+    """Rank the category's confirmed entries by their results in ``sources``; save nothing."""
+    ranking = history_ranking(category, sources)
+    entries = list(
+        Entry.objects.filter(category=category, status=Entry.Status.CONFIRMED).order_by(
+            "registered_at", "id"
+        )
+    )
+    preview = RankingPreview()
+    for entry in entries:
+        found = ranking.get(entry.pk)
+        if found is None:
+            preview.not_in_file.append(entry)
+            continue
+        source = found.source
+        preview.matched.append(
+            RankingRow(
+                line=found.rank,
+                value=_("%(championship)s, %(category)s: place %(place)s")
+                % {
+                    "championship": source.championship.name,
+                    "category": source.display_name,
+                    "place": found.place,
+                },
+                rank=found.rank,
+                entry=entry,
+            )
+        )
+    preview.matched.sort(key=lambda row: row.rank)
+    return preview
+
+
+def _preview(stored: dict, category: Category, sources: list[Category]) -> RankingPreview:
+    """Return the preview of what is stored: a file's rows, or the chosen earlier results."""
+    if "history" in stored:
+        chosen = set(stored["history"])
+        return history_preview(category, [source for source in sources if source.pk in chosen])
+    return ranking_preview(stored["text"], category)
+
+
 def _ranking_url(round_: Round) -> str:
     return reverse(
         "control:round_ranking",
@@ -164,6 +205,8 @@ def round_ranking(request, championship, round):
     if round_.previous_round() is not None:
         raise Http404(_("Prior rankings seed only a category's first round."))
     form = RankingUploadForm()
+    sources = history_sources(round_.category)
+    history_form = HistoryRankingForm(sources=sources)
     stored = _stored_ranking(request, round_)
     if request.method == "POST":
         action = request.POST.get("action", "upload")
@@ -175,7 +218,7 @@ def round_ranking(request, championship, round):
                 messages.error(request, _("Upload the file again: its preview has expired."))
                 return redirect(_ranking_url(round_))
             try:
-                preview = ranking_preview(stored["text"], round_.category)
+                preview = _preview(stored, round_.category, sources)
             except CsvFileError as error:
                 messages.error(request, error.message)
                 return redirect(_ranking_url(round_))
@@ -194,8 +237,25 @@ def round_ranking(request, championship, round):
                 message += " " + _("Seat the round again (by seeding) for it to take effect.")
             messages.success(request, message)
             return redirect(control_url(round_))
-        form = RankingUploadForm(request.POST, request.FILES)
-        if form.is_valid():
+        if action == "history":
+            history_form = HistoryRankingForm(request.POST, sources=sources)
+            if history_form.is_valid():
+                chosen = history_form.chosen()
+                _store_ranking(
+                    request,
+                    round_,
+                    {
+                        "history": [source.pk for source in chosen],
+                        "filename": ", ".join(
+                            f"{source.championship.name} – {source.display_name}"
+                            for source in chosen
+                        ),
+                    },
+                )
+                return redirect(_ranking_url(round_))
+        elif action == "upload":
+            form = RankingUploadForm(request.POST, request.FILES)
+        if form.is_bound and form.is_valid():
             upload = form.cleaned_data["file"]
             try:
                 text = csvfile.decode(upload.read())
@@ -206,9 +266,9 @@ def round_ranking(request, championship, round):
                 _store_ranking(request, round_, {"text": text, "filename": upload.name})
                 return redirect(_ranking_url(round_))
     preview = None
-    if stored is not None and not form.is_bound:
+    if stored is not None and not form.is_bound and not history_form.is_bound:
         try:
-            preview = ranking_preview(stored["text"], round_.category)
+            preview = _preview(stored, round_.category, sources)
         except CsvFileError as error:
             messages.error(request, error.message)
             _store_ranking(request, round_, None)
@@ -216,5 +276,11 @@ def round_ranking(request, championship, round):
     return render(
         request,
         RANKING,
-        {"round": round_, "form": form, "preview": preview, "stored": stored},
+        {
+            "round": round_,
+            "form": form,
+            "history_form": history_form if sources else None,
+            "preview": preview,
+            "stored": stored,
+        },
     )

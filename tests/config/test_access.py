@@ -131,6 +131,10 @@ ACCESS = {
     ":sign_in": (PUBLIC, "get"),
     "api:judges": (ORGANISER, "post"),
     "api:judge": (ORGANISER, "delete"),
+    ":puzzler": (PUBLIC, "get"),
+    "results:result_detail": (PUBLIC, "get"),
+    "results:entry_diploma": (MANAGE_LINK, "get"),
+    "control:round_diplomas": (ORGANISER, "get"),
 }
 
 # Who is allowed, by the kind of URL.
@@ -230,6 +234,8 @@ def world(db):
         "uidb64": "MQ",
         "link": 0,
         "judge_id": 0,
+        "ref": person.puzzler.ref,
+        "entry_ref": entry.ref,
     }
     return {
         "a": a,
@@ -245,7 +251,7 @@ def url_of(name, world):
     values = dict(world["kwargs"])
     if name in ("judging:table", "judging:table_state", "judging:start_now"):
         values["token"] = world["table"].token
-    elif name in ("registration:manage", "registration:withdraw"):
+    elif name in ("registration:manage", "registration:withdraw", "results:entry_diploma"):
         values["token"] = world["entry"].manage_token
     elif name == "registration:organiser_import_preview":
         values["token"] = "no-such-upload"

@@ -201,7 +201,7 @@ def test_public_rows_withhold_names_without_consent(championship, individual, fi
     standings_recompute(round_=final)
     final.refresh_from_db()
     row = selectors.round_standings(final)["rows"][0]
-    assert row["entry"] == {"id": hidden.ref, "name": None, "members": []}
+    assert row["entry"] == {"id": hidden.ref, "name": None, "members": [], "people": []}
     assert row["time"] == "0:40:00"
     assert row["final_seconds"] == 2400
 
