@@ -343,3 +343,12 @@ def test_the_organiser_ranks_from_history_previews_and_it_seeds_the_round(client
         first.seats.order_by("table__number", "position").values_list("entry__name", flat=True)
     )
     assert order == ["Bo", "Anna", "Cara", "Dan", "Eve", "New"]
+
+
+def test_a_consenting_puzzler_without_results_yet_has_a_page_that_says_so(client):
+    championship = factories.championship(language="en")
+    person = factories.person(championship, name="Nyregistrert", publish_consent=True)
+    factories.entry(championship.categories.get(kind="individual"), members=[person])
+    page = client.get(person.puzzler.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    assert "No results on this site yet." in page.content.decode()
