@@ -318,6 +318,10 @@ class RegisteredSerializer(serializers.Serializer):
     fee = serializers.DecimalField(max_digits=8, decimal_places=2)
     currency = serializers.CharField()
     manage_url = serializers.URLField()
+    waiting_position = serializers.IntegerField(
+        allow_null=True,
+        help_text="While on the waiting list: the entry's place in it (1 is next); else null.",
+    )
 
 
 class RoundActionSerializer(serializers.Serializer):

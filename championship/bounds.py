@@ -65,6 +65,8 @@ TIME_LIMIT_MINUTES_MAX = 600
 DURATION_MAX_MS = 24 * 60 * 60 * 1000
 # A protest window longer than a day is a slip of the keyboard.
 PROTEST_WINDOW_MAX_MINUTES = 24 * 60
+# Member changes close at most this many days before a championship (a year).
+MEMBER_CHANGES_MAX_DAYS = 365
 SAFE_MARGIN = timedelta(days=30)
 SAFE_EARLIEST = datetime.min.replace(tzinfo=UTC) + SAFE_MARGIN
 SAFE_LATEST = datetime.max.replace(tzinfo=UTC) - SAFE_MARGIN

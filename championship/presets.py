@@ -98,6 +98,9 @@ SM = Preset(
     currency="SEK",
     language="sv",
     timezone="Europe/Stockholm",
+    # Svenska Pusselförbundet's practice: the creator changes a pair or team until two
+    # weeks before.
+    member_changes_days_before=14,
     rules=Ruleset(
         eligibility="citizenship",
         eligibility_region="",

@@ -164,6 +164,9 @@ class Preset:
     timezone: str
     rules: Ruleset
     categories: Mapping[str, CategoryDefaults] = field(default_factory=dict)
+    # Pairs and teams may change members until this many days before the start (None:
+    # until registration closes). Not a rule of the rulebook: the federation's practice.
+    member_changes_days_before: int | None = None
 
 
 def gettext_noop(message: str) -> str:

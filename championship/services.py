@@ -166,6 +166,7 @@ def championship_set_up(
         timezone=zone,
         currency=currency or chosen.currency,
         language=language or chosen.language,
+        member_changes_days_before=chosen.member_changes_days_before,
     )
     championship.full_clean()
     championship.save()
@@ -419,6 +420,7 @@ CHAMPIONSHIP_EDITABLE = (
     "address",
     "payment_instructions",
     "protest_window_minutes",
+    "member_changes_days_before",
     "is_public",
     "mail_seating",
     "mail_advanced",

@@ -18,7 +18,7 @@ urlpatterns = [
     # A staff member's personal sign-in link ("s" is a reserved slug).
     path("s/<str:token>/", staff_views.sign_in, name="sign_in"),
     # A puzzler's public page, across championships ("puzzlers" is a reserved slug).
-    path("puzzlers/<str:ref>/", puzzlers.puzzler_page, name="puzzler"),
+    path("puzzlers/<slug:ref>/", puzzlers.puzzler_page, name="puzzler"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -57,7 +57,17 @@ class ChampionshipAdmin(ScopedModelAdmin):
             _("When and where"),
             {"fields": ("starts_at", "timezone", "registration_deadline", "venue", "address")},
         ),
-        (_("Rules"), {"fields": ("ruleset", "rule_overrides", "protest_window_minutes")}),
+        (
+            _("Rules"),
+            {
+                "fields": (
+                    "ruleset",
+                    "rule_overrides",
+                    "protest_window_minutes",
+                    "member_changes_days_before",
+                )
+            },
+        ),
         (
             _("Money and language"),
             {"fields": ("currency", "payment_instructions", "language")},

@@ -46,6 +46,14 @@ def export_document(championship: Championship) -> dict:
     entries = defaultdict(list)
     for entry in Entry.objects.filter(category__championship=championship):
         entries[entry.category_id].append(entry)
+    # The waiting list's order, as places are given: arrival (then id).
+    waiting = {}
+    for category_entries in entries.values():
+        waitlisted = sorted(
+            (e for e in category_entries if e.status == Entry.Status.WAITLISTED),
+            key=lambda e: (e.registered_at, e.pk),
+        )
+        waiting.update({entry.pk: number for number, entry in enumerate(waitlisted, start=1)})
     members = defaultdict(list)
     for entry_id, position, ref in EntryMember.objects.filter(
         entry__category__championship=championship
@@ -75,6 +83,7 @@ def export_document(championship: Championship) -> dict:
             "members": [ref for _position, ref in sorted(members[entry.pk])],
             "status": entry.status,
             "registered_at": _moment(entry.registered_at, tz),
+            "waiting_position": waiting.get(entry.pk),
             "publish_consent": entry.publish_consent,
             "adult_name": entry.adult_name,
             "payment_status": entry.payment_status,
@@ -165,6 +174,7 @@ def export_document(championship: Championship) -> dict:
             "currency": championship.currency,
             "payment_instructions": championship.payment_instructions,
             "protest_window_minutes": championship.protest_window_minutes,
+            "member_changes_days_before": championship.member_changes_days_before,
             **{name: getattr(championship, name) for name in MAIL_FLAGS},
             "language": championship.language,
             "venue": championship.venue,

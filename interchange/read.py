@@ -197,6 +197,10 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         "registration_deadline": _datetime(section, "registration_deadline", path, tz),
         "is_public": _value(section, "listed", True),
         "protest_window_minutes": _value(section, "protest_window_minutes", 0),
+        # null is a value here (until registration closes); only a missing key takes the preset's.
+        "member_changes_days_before": section.get(
+            "member_changes_days_before", preset.member_changes_days_before
+        ),
         **{name: _value(section, name, True) for name in MAIL_FLAGS},
     }
     return fields, preset, rules

@@ -270,6 +270,21 @@ class Entry(models.Model):
         # An import from before the bounds may have stored a moment at the calendar's end.
         return bounds.loaded(super().from_db(db, field_names, values), ())
 
+    def waiting_position(self) -> int | None:
+        """Return the entry's place in its category's waiting list (1 is next), or ``None``.
+
+        The list is in arrival order, as places are given (``services._promote_waiting``):
+        the position moves up as entries ahead of it get a place or withdraw.
+        """
+        if self.status != Entry.Status.WAITLISTED:
+            return None
+        ahead = Entry.objects.filter(category_id=self.category_id, status=Entry.Status.WAITLISTED)
+        ahead = ahead.filter(
+            Q(registered_at__lt=self.registered_at)
+            | Q(registered_at=self.registered_at, id__lt=self.pk)
+        )
+        return ahead.count() + 1
+
     def consenting_members(self) -> list:
         """Return the members who consented to publication (prefetch ``members`` for lists)."""
         return [member for member in self.members.all() if member.publish_consent]

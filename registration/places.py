@@ -61,3 +61,33 @@ def registration_state(category: Category, *, now=None, confirmed: int | None = 
         if confirmed >= category.capacity:
             return FULL
     return OPEN
+
+
+def details_until(entry: Entry):
+    """Return until when the entrant may change the entry's details, or ``None`` if unknown.
+
+    A pair's or team's members may change until the championship's member-change
+    deadline when it has one (sm: two weeks before), also after registration
+    closed; otherwise details change until registration closes.
+    """
+    championship = entry.category.championship
+    until = championship.member_changes_until()
+    if entry.category.max_members > 1 and until is not None:
+        return until
+    return championship.effective_registration_deadline()
+
+
+def details_editable(entry: Entry, *, now=None) -> bool:
+    """Return whether the entrant may change the entry's details through its private link now.
+
+    Never for a withdrawn entry. (A change after results exist re-ranks the rounds
+    concerned: ``members_changed``.)
+    """
+    if entry.status == Entry.Status.WITHDRAWN:
+        return False
+    if now is None:
+        now = timezone.now()
+    category = entry.category
+    if category.registration_opens_at is not None and now < category.registration_opens_at:
+        return False
+    return now < details_until(entry)

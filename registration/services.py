@@ -231,6 +231,9 @@ def entry_update_details(
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     memberships = list(entry.memberships.select_related("person").order_by("position"))
     changed = {entry.pk} if len(members) != len(memberships) else set()
+    # A name made of the members' names (the default) follows a change of members.
+    if name.strip() == " & ".join(m.person.name for m in memberships):
+        name = ""
     for position, (member, consent) in enumerate(zip(members, consents, strict=True), 1):
         values = {
             "name": member.name.strip(),

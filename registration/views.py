@@ -189,9 +189,7 @@ def manage(request, slug, token):
         for m in members
     ]
     entry_initial = {"name": entry.name, "adult_name": entry.adult_name}
-    editable = entry.status != Entry.Status.WITHDRAWN and places.registration_state(
-        category, confirmed=0
-    ) in (places.OPEN, places.FULL)
+    editable = places.details_editable(entry)
     if request.method == "POST" and editable:
         entry_form = EntryForm(request.POST, category=category, initial=entry_initial)
         formset = member_formset(category, request.POST, initial=initial)
@@ -244,10 +242,12 @@ def manage(request, slug, token):
             "entry_form": entry_form,
             "formset": formset,
             "editable": editable,
+            "editable_until": places.details_until(entry) if editable else None,
             "withdraw_closed": services.first_round_started(category),
             "seats": seats,
             "results": results,
             "live": live,
+            "waiting_position": entry.waiting_position(),
             "seating_pending": entry.status == Entry.Status.CONFIRMED
             and Seat.objects.filter(entry=entry, round__seating_published_at__isnull=True).exists(),
             "explained": validation.explain_officiality(

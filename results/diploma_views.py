@@ -54,7 +54,9 @@ def result_detail(request, championship_slug, round_key, entry_ref):
     category = round_.category
     championship = category.championship
     activate(request, championship)
-    result = _result(round_, entry__ref=entry_ref)
+    # An id is at most 40 characters and never holds a NUL: anything else names no entry.
+    valid = len(entry_ref) <= 40 and "\x00" not in entry_ref
+    result = _result(round_, entry__ref=entry_ref) if valid else None
     if result is None:
         raise Http404(_("This entry has no result in this round."))
     result.round = round_

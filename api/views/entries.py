@@ -117,5 +117,6 @@ class EntryRegisterView(ApiView):
             "fee": entry.fee,
             "currency": category.championship.currency,
             "manage_url": manage_url(entry),
+            "waiting_position": entry.waiting_position(),
         }
         return Response(serializers.RegisteredSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -147,6 +147,17 @@ class Championship(models.Model):
             "be signed off as official. 0: they can be signed off at once."
         ),
     )
+    member_changes_days_before = models.PositiveSmallIntegerField(
+        _("member changes until (days before the start)"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(bounds.MEMBER_CHANGES_MAX_DAYS)],
+        help_text=_(
+            "A pair or team may change its members through its private link until this many "
+            "days before the start, also after registration has closed. Empty: until "
+            "registration closes."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -182,6 +193,18 @@ class Championship(models.Model):
     def local_date(self):
         """Return the championship's date in its own time zone (ages are taken on it)."""
         return timezone.localtime(self.starts_at, self.tzinfo).date()
+
+    def member_changes_until(self):
+        """Return until when pairs and teams may change their members, or ``None``.
+
+        ``None``: no deadline of its own; members change as long as registration is open.
+        The start's wall-clock time, ``member_changes_days_before`` days earlier.
+        """
+        if self.member_changes_days_before is None:
+            return None
+        return bounds.safe(
+            deadline.days_before(self.starts_at, self.member_changes_days_before, self.tzinfo)
+        )
 
     def effective_registration_deadline(self):
         """Return when registration closes: the earlier of the organiser's and the preset's.

@@ -632,7 +632,16 @@ def test_registering_through_the_api_answers_201_with_the_manage_link(client, op
     response = client.post(registration_url(open_sm, "team"), body, content_type="application/json")
     assert response.status_code == 201, response.json()
     data = response.json()
-    assert set(data) == {"id", "status", "official", "fee", "currency", "manage_url"}
+    assert set(data) == {
+        "id",
+        "status",
+        "official",
+        "fee",
+        "currency",
+        "manage_url",
+        "waiting_position",
+    }
+    assert data["waiting_position"] is None
     entry = Entry.objects.get(ref=data["id"])
     assert (data["status"], data["official"]) == ("confirmed", True)
     assert data["manage_url"].endswith(f"/{open_sm.slug}/entries/{entry.manage_token}/")

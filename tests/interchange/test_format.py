@@ -262,6 +262,7 @@ def test_the_export_holds_the_whole_championship(realistic):
         "registration_deadline": None,
         "listed": True,
         "protest_window_minutes": 0,
+        "member_changes_days_before": None,
         "mail_seating": True,
         "mail_advanced": True,
         "mail_results": True,

@@ -446,6 +446,9 @@ def test_the_results_page_of_an_unknown_entry_or_round_is_not_found(client, engl
     entry = entry_of(final, "Åse Øvrebø Ærø")
     url = detail_url(final, entry)
     assert client.get(url.replace(entry.ref, "no-such-entry")).status_code == 404
+    # A NUL, or an id longer than any: no entry, not a database error.
+    assert client.get(url.replace(entry.ref, "%00")).status_code == 404
+    assert client.get(url.replace(entry.ref, "x" * 41)).status_code == 404
     assert client.get(url.replace(final.key, "no-such-round")).status_code == 404
     assert client.get(url.replace("/rm-2026/", "/nope-2026/")).status_code == 404
     # An entry of the championship with no result in this round.

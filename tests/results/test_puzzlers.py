@@ -207,6 +207,7 @@ def test_without_consent_there_is_no_page_and_no_history_shown(client, two_champ
     Person.objects.filter(puzzler=bo).update(publish_consent=False)
     assert client.get(bo.get_absolute_url()).status_code == 404
     assert client.get("/puzzlers/nosuchpuzzler/").status_code == 404
+    assert client.get("/puzzlers/%00/").status_code == 404
 
 
 def test_result_rows_link_the_members_who_consented(client, two_championships):
