@@ -322,6 +322,46 @@ class RegisteredSerializer(serializers.Serializer):
         allow_null=True,
         help_text="While on the waiting list: the entry's place in it (1 is next); else null.",
     )
+    offer_expires_at = serializers.DateTimeField(
+        allow_null=True, help_text="While a place is offered: accept it before this time."
+    )
+    payment_due_at = serializers.DateTimeField(
+        allow_null=True, help_text="Where the championship sets one: pay before this time."
+    )
+
+
+class EntryMemberSerializer(serializers.Serializer):
+    name = serializers.CharField()
+
+
+class EntryOwnSerializer(serializers.Serializer):
+    """An entry as the holder of its private link sees it."""
+
+    id = serializers.CharField()
+    name = serializers.CharField()
+    category = serializers.CharField(help_text="The category's key.")
+    status = serializers.ChoiceField(choices=["confirmed", "waitlisted", "offered", "withdrawn"])
+    lapsed = serializers.ChoiceField(
+        choices=["offer", "unpaid"],
+        allow_null=True,
+        help_text="Why a withdrawn entry lapsed: an offer not accepted, a fee not paid in time.",
+    )
+    official = serializers.BooleanField()
+    members = EntryMemberSerializer(many=True)
+    fee = serializers.DecimalField(max_digits=8, decimal_places=2)
+    currency = serializers.CharField()
+    payment_status = serializers.ChoiceField(choices=["unpaid", "paid", "refunded", "waived"])
+    payment_reference = serializers.CharField(help_text="What to mark the payment with.")
+    waiting_position = serializers.IntegerField(
+        allow_null=True, help_text="While waitlisted: the place in the waiting list (1 is next)."
+    )
+    offer_expires_at = serializers.DateTimeField(
+        allow_null=True, help_text="While a place is offered: accept it before this time."
+    )
+    payment_due_at = serializers.DateTimeField(
+        allow_null=True, help_text="Where the championship sets one: pay before this time."
+    )
+    manage_url = serializers.URLField()
 
 
 class RoundActionSerializer(serializers.Serializer):

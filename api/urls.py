@@ -7,6 +7,7 @@ from api.views import (
     championships,
     documents,
     entries,
+    entry_own,
     results,
     rounds,
     screen,
@@ -40,6 +41,21 @@ urlpatterns = [
         "championships/<slug:championship_slug>/categories/<slug:category_key>/entries/",
         entries.EntryRegisterView.as_view(),
         name="entry-register",
+    ),
+    path(
+        "championships/<slug:championship_slug>/entries/<str:token>/",
+        entry_own.EntryOwnView.as_view(),
+        name="entry-own",
+    ),
+    path(
+        "championships/<slug:championship_slug>/entries/<str:token>/accept/",
+        entry_own.EntryAcceptView.as_view(),
+        name="entry-accept",
+    ),
+    path(
+        "championships/<slug:championship_slug>/entries/<str:token>/withdraw/",
+        entry_own.EntryWithdrawView.as_view(),
+        name="entry-withdraw",
     ),
     path(
         "championships/<slug:championship_slug>/rounds/<slug:round_key>/<slug:action>/",

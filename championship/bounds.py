@@ -67,6 +67,8 @@ DURATION_MAX_MS = 24 * 60 * 60 * 1000
 PROTEST_WINDOW_MAX_MINUTES = 24 * 60
 # Member changes close at most this many days before a championship (a year).
 MEMBER_CHANGES_MAX_DAYS = 365
+# Offers and payment deadlines last at most a month.
+DEADLINE_MAX_HOURS = 31 * 24
 SAFE_MARGIN = timedelta(days=30)
 SAFE_EARLIEST = datetime.min.replace(tzinfo=UTC) + SAFE_MARGIN
 SAFE_LATEST = datetime.max.replace(tzinfo=UTC) - SAFE_MARGIN

@@ -44,6 +44,10 @@ THROTTLED_VIEWS = {
     "password_reset": "password-reset",
     "registration:manage": "entry-manage",
     "registration:withdraw": "entry-manage",
+    "registration:accept": "entry-manage",
+    "api:entry-own": "entry-manage",
+    "api:entry-accept": "entry-manage",
+    "api:entry-withdraw": "entry-manage",
     "sign_in": "sign-in",
 }
 # Groups whose reading changes something, and so is counted too.

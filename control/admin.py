@@ -65,6 +65,9 @@ class ChampionshipAdmin(ScopedModelAdmin):
                     "rule_overrides",
                     "protest_window_minutes",
                     "member_changes_days_before",
+                    "offer_hours",
+                    "payment_hours",
+                    "release_unpaid",
                 )
             },
         ),

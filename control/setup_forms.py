@@ -301,6 +301,11 @@ class ChampionshipEditForm(forms.ModelForm):
             "closes registration earlier, never later."
         )
 
+    def clean_offer_hours(self):
+        # Left out (a form of an earlier release): as it is.
+        value = self.cleaned_data.get("offer_hours")
+        return self.instance.offer_hours if value is None else value
+
     def clean_protest_window_minutes(self):
         # Left out (a form of an earlier release): the window stays as it is.
         value = self.cleaned_data.get("protest_window_minutes")

@@ -201,6 +201,10 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         "member_changes_days_before": section.get(
             "member_changes_days_before", preset.member_changes_days_before
         ),
+        "offer_hours": _value(section, "offer_hours", 0),
+        # null is a value here too: no payment deadline.
+        "payment_hours": section.get("payment_hours"),
+        "release_unpaid": _value(section, "release_unpaid", False),
         **{name: _value(section, name, True) for name in MAIL_FLAGS},
     }
     return fields, preset, rules

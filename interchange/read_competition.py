@@ -156,11 +156,24 @@ def _read_competition(
                     "checked_in_at": _datetime(entry_raw, "checked_in_at", entry_path, tz),
                     "fee": _fee(entry_raw, "fee", entry_path, default=None),
                     **_walkover(entry_raw, entry_path, tz),
+                    **_deadlines(entry_raw, status, entry_path, tz),
                     "notes": _value(entry_raw, "notes", ""),
                 },
             )
         )
     return competition
+
+
+def _deadlines(raw: dict, status: str, path: str, tz: tzinfo) -> dict:
+    """Return an entry's offer deadline (an offered place needs one) and payment deadline."""
+    offer = _datetime(raw, "offer_expires_at", path, tz)
+    if status == Entry.Status.OFFERED and offer is None:
+        raise InterchangeError(f"{path}.offer_expires_at", "an offered place needs its deadline")
+    return {
+        "offer_expires_at": offer if status == Entry.Status.OFFERED else None,
+        "payment_due_at": _datetime(raw, "payment_due_at", path, tz),
+        "lapsed": _value(raw, "lapsed", "") if status == Entry.Status.WITHDRAWN else "",
+    }
 
 
 def _walkover(raw: dict, path: str, tz: tzinfo) -> dict:

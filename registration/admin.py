@@ -132,9 +132,21 @@ class EntryAdmin(ScopedModelAdmin):
         (None, {"fields": ("category", "ref", "name", "status", "language")}),
         (
             _("Dates"),
-            {"fields": ("registered_at", "confirmed_at", "withdrawn_at", "checked_in_at")},
+            {
+                "fields": (
+                    "registered_at",
+                    "confirmed_at",
+                    "offer_expires_at",
+                    "withdrawn_at",
+                    "lapsed",
+                    "checked_in_at",
+                )
+            },
         ),
-        (_("Payment"), {"fields": ("fee", "payment_status", "payment_reference")}),
+        (
+            _("Payment"),
+            {"fields": ("fee", "payment_status", "payment_reference", "payment_due_at")},
+        ),
         (
             _("Contact and consent"),
             {"fields": ("contact_email", "adult_name", "publish_consent")},

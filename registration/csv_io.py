@@ -282,7 +282,7 @@ def _expect_statuses(preview: ImportPreview) -> None:
             if category.capacity is None:
                 free[category.pk] = None
             else:
-                confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+                confirmed = category.entries.filter(status__in=Entry.HOLDING_PLACE).count()
                 free[category.pk] = category.capacity - confirmed
         places = free[category.pk]
         if places is None or places > 0:

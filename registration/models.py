@@ -167,18 +167,33 @@ class Person(models.Model):
 
 
 class Entry(models.Model):
-    """A registration in a category: one person, a pair or a team."""
+    """A registration in a category: one person, a pair or a team.
+
+    A confirmed entry holds a place, and so does one whose place is offered
+    (until it accepts, or the offer lapses); a waitlisted one waits for a place.
+    """
 
     class Status(models.TextChoices):
         CONFIRMED = "confirmed", _("Confirmed")
         WAITLISTED = "waitlisted", _("On the waiting list")
+        OFFERED = "offered", _("Place offered")
         WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    class Lapse(models.TextChoices):
+        """Why an entry was withdrawn without the entrant or the organiser doing it."""
+
+        NONE = "", _("—")
+        OFFER = "offer", _("The offered place was not accepted in time")
+        UNPAID = "unpaid", _("Not paid in time")
 
     class Payment(models.TextChoices):
         UNPAID = "unpaid", _("Unpaid")
         PAID = "paid", _("Paid")
         REFUNDED = "refunded", _("Refunded")
         WAIVED = "waived", _("Waived")
+
+    # The statuses that take one of a category's places.
+    HOLDING_PLACE = (Status.CONFIRMED, Status.OFFERED)
 
     category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="entries")
     ref = models.CharField(_("id"), max_length=40, default=new_ref)
@@ -194,6 +209,22 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    lapsed = models.CharField(
+        _("lapsed"), max_length=20, choices=Lapse.choices, default=Lapse.NONE, blank=True
+    )
+    offer_expires_at = models.DateTimeField(
+        _("offer expires at"),
+        null=True,
+        blank=True,
+        help_text=_("While a place is offered: until when the entrant may accept it."),
+    )
+    payment_due_at = models.DateTimeField(
+        _("payment due at"),
+        null=True,
+        blank=True,
+        help_text=_("Until when a confirmed entry must pay, where the championship sets a limit."),
+    )
+    payment_reminded_at = models.DateTimeField(null=True, blank=True, editable=False)
     fee = models.DecimalField(
         _("fee"),
         max_digits=8,
@@ -241,8 +272,12 @@ class Entry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["category", "ref"], name="entry_ref_unique"),
             models.CheckConstraint(
-                condition=Q(status__in=["confirmed", "waitlisted", "withdrawn"]),
+                condition=Q(status__in=["confirmed", "waitlisted", "offered", "withdrawn"]),
                 name="entry_status_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="offered") | Q(offer_expires_at__isnull=False),
+                name="entry_offer_has_deadline",
             ),
             models.CheckConstraint(
                 condition=Q(payment_status__in=["unpaid", "paid", "refunded", "waived"]),
@@ -269,6 +304,15 @@ class Entry(models.Model):
     def from_db(cls, db, field_names, values):
         # An import from before the bounds may have stored a moment at the calendar's end.
         return bounds.loaded(super().from_db(db, field_names, values), ())
+
+    def is_overdue(self, now=None) -> bool:
+        """Return whether a confirmed entry's payment deadline has passed unpaid."""
+        return (
+            self.status == Entry.Status.CONFIRMED
+            and self.payment_status == Entry.Payment.UNPAID
+            and self.payment_due_at is not None
+            and self.payment_due_at <= (now or timezone.now())
+        )
 
     def waiting_position(self) -> int | None:
         """Return the entry's place in its category's waiting list (1 is next), or ``None``.

@@ -11,7 +11,7 @@ import logging
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from championship import outbox, site_url
 from championship.models import OutgoingMail
@@ -19,7 +19,16 @@ from registration.models import Entry
 
 Kind = OutgoingMail.Kind
 # The mails about an entry (``OutgoingMail.reference`` is the entry's id).
-ENTRY_KINDS = [Kind.REGISTERED, Kind.PROMOTED, Kind.WITHDRAWN, Kind.NEW_LINK]
+ENTRY_KINDS = [
+    Kind.REGISTERED,
+    Kind.PROMOTED,
+    Kind.WITHDRAWN,
+    Kind.NEW_LINK,
+    Kind.OFFERED,
+    Kind.OFFER_LAPSED,
+    Kind.PAYMENT_REMINDER,
+    Kind.PAYMENT_LAPSED,
+]
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +80,8 @@ def queue_to_entry(
             manage_path(entry),
         )
     championship = entry.category.championship
-    with translation.override(entry.language):
+    # Times in the championship's own zone, as everywhere it is shown.
+    with translation.override(entry.language), timezone.override(championship.tzinfo):
         context = {
             **context,
             "entry": entry,
@@ -112,6 +122,26 @@ def queue_registered(entry_pk: int, *, base_url: str | None = None) -> None:
 def queue_promoted(entry_pk: int, *, base_url: str | None = None) -> None:
     """Tell a waitlisted entry that it now has a place."""
     _queue(entry_pk, Kind.PROMOTED, base_url)
+
+
+def queue_offered(entry_pk: int, *, base_url: str | None = None) -> None:
+    """Offer a waitlisted entry a place, to accept through its private link by a deadline."""
+    _queue(entry_pk, Kind.OFFERED, base_url)
+
+
+def queue_offer_lapsed(entry_pk: int, *, base_url: str | None = None) -> None:
+    """Tell an entry that its offer lapsed: the place went to the next on the waiting list."""
+    _queue(entry_pk, Kind.OFFER_LAPSED, base_url)
+
+
+def queue_payment_reminder(entry_pk: int, *, base_url: str | None = None) -> None:
+    """Remind an unpaid entry of its payment deadline, with how to pay."""
+    _queue(entry_pk, Kind.PAYMENT_REMINDER, base_url)
+
+
+def queue_payment_lapsed(entry_pk: int, *, base_url: str | None = None) -> None:
+    """Tell an entry that it was withdrawn for not paying by its deadline."""
+    _queue(entry_pk, Kind.PAYMENT_LAPSED, base_url)
 
 
 def queue_withdrawn(entry_pk: int, *, base_url: str | None = None) -> None:

@@ -21,7 +21,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from championship import csvfile
 from championship.permissions import organiser_required
-from registration import csv_columns, csv_export, csv_io, notifications, selectors, services
+from registration import (
+    csv_columns,
+    csv_export,
+    csv_io,
+    deadlines,
+    notifications,
+    selectors,
+    services,
+)
 from registration.models import Entry
 
 ENTRIES = "registration/organiser_entries.html"
@@ -212,6 +220,20 @@ def promote(request, championship, pk):
     def action():
         services.entry_promote(entry=entry)
         return _("%(name)s is confirmed (promoted from the waiting list).") % {"name": entry.name}
+
+    _run(request, action)
+    return _after_action(request, championship)
+
+
+@require_POST
+@organiser_required
+def release(request, championship, pk):
+    """Withdraw an entry whose payment deadline has passed unpaid; its place goes on."""
+    entry = _entry(championship, pk)
+
+    def action():
+        deadlines.entry_release_unpaid(entry=entry)
+        return _("%(name)s is released: the place goes to the waiting list.") % {"name": entry.name}
 
     _run(request, action)
     return _after_action(request, championship)

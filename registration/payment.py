@@ -62,7 +62,13 @@ def instructions(entry: Entry) -> Instructions | None:
     other braces in the organiser's text stay as they are.
     """
     text = entry.category.championship.payment_instructions.strip()
-    if not text or not is_due(entry):
+    # An offered place is paid once accepted: its offer says how, beforehand.
+    offered = (
+        entry.status == Entry.Status.OFFERED
+        and entry.payment_status == Entry.Payment.UNPAID
+        and entry.fee > 0
+    )
+    if not text or not (is_due(entry) or offered):
         return None
     code, fee = reference(entry), fee_text(entry)
     return Instructions(

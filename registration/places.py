@@ -17,6 +17,7 @@ def categories_with_counts(championship: Championship):
     due = confirmed & Q(entries__payment_status=Entry.Payment.UNPAID)
     return championship.categories.annotate(
         confirmed_count=Count("entries", filter=confirmed),
+        held_count=Count("entries", filter=Q(entries__status__in=Entry.HOLDING_PLACE)),
         waitlisted_count=Count("entries", filter=Q(entries__status=Entry.Status.WAITLISTED)),
         unpaid_count=Count("entries", filter=due),
     ).order_by("order", "key")
@@ -38,14 +39,20 @@ CLOSED = "closed"
 NOT_OPEN = "not_open"
 
 
+def held_places(category: Category) -> int:
+    """Return how many places of a category are taken: confirmed entries and offers."""
+    return category.entries.filter(status__in=Entry.HOLDING_PLACE).count()
+
+
 def registration_state(category: Category, *, now=None, confirmed: int | None = None) -> str:
     """Return whether a category takes registrations: open, full, closed or not_open.
 
     ``closed``: the championship's registration deadline has passed; ``not_open``:
-    before the category's ``registration_opens_at``; ``full``: its capacity of
-    confirmed entries is reached, so new entries go on the waiting list; ``open``
-    otherwise. The confirmed count is taken from ``confirmed``, else from a
-    ``confirmed_count`` annotation (``categories_with_counts``), else counted.
+    before the category's ``registration_opens_at``; ``full``: its places are
+    taken (confirmed entries, and places offered to the waiting list), so new
+    entries go on the waiting list; ``open`` otherwise. The places taken are
+    ``confirmed``, else a ``held_count`` annotation (``categories_with_counts``),
+    else counted.
     """
     if now is None:
         now = timezone.now()
@@ -55,9 +62,9 @@ def registration_state(category: Category, *, now=None, confirmed: int | None = 
         return NOT_OPEN
     if category.capacity is not None:
         if confirmed is None:
-            confirmed = getattr(category, "confirmed_count", None)
+            confirmed = getattr(category, "held_count", None)
         if confirmed is None:
-            confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+            confirmed = held_places(category)
         if confirmed >= category.capacity:
             return FULL
     return OPEN

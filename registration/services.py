@@ -10,7 +10,7 @@ What a registration must satisfy is checked by ``registration.validation``.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -76,7 +76,7 @@ def entry_register(
         duplicates = duplicate_entry_errors(locked, members)
         if duplicates:
             raise ValidationError(duplicates)
-        confirmed = locked.entries.filter(status=Entry.Status.CONFIRMED).count()
+        confirmed = locked.entries.filter(status__in=Entry.HOLDING_PLACE).count()
         has_place = locked.capacity is None or confirmed < locked.capacity
         _after_capacity_check()
         arrived = timezone.now()
@@ -92,6 +92,9 @@ def entry_register(
             contact_email=members[0].email.strip(),
             language=language,
         )
+        if has_place:
+            entry.payment_due_at = payment_due(entry, arrived)
+            entry.save(update_fields=["payment_due_at"])
         for position, (member, consent) in enumerate(zip(members, consents, strict=True), 1):
             person = Person.objects.create(
                 championship=championship,
@@ -111,10 +114,59 @@ def entry_register(
     return entry
 
 
+def payment_due(entry: Entry, placed_at: datetime) -> datetime | None:
+    """Return until when an entry that got its place at ``placed_at`` must pay, or ``None``.
+
+    Only where the championship sets a limit (``payment_hours``) and the entry
+    owes a fee; never beyond the championship's start.
+    """
+    championship = entry.category.championship
+    if championship.payment_hours is None or not entry.fee:
+        return None
+    if entry.payment_status != Entry.Payment.UNPAID:
+        return None
+    return min(placed_at + timedelta(hours=championship.payment_hours), championship.starts_at)
+
+
+def confirm(entry: Entry, now: datetime) -> None:
+    """Give ``entry`` its place: confirmed now, with its payment deadline (saved)."""
+    entry.status = Entry.Status.CONFIRMED
+    entry.confirmed_at = now
+    entry.offer_expires_at = None
+    entry.payment_due_at = payment_due(entry, now)
+    entry.save(
+        update_fields=[
+            "status",
+            "confirmed_at",
+            "offer_expires_at",
+            "payment_due_at",
+            "updated_at",
+        ]
+    )
+
+
+def offer_deadline(category: Category, now: datetime) -> datetime | None:
+    """Return until when a place offered now may be accepted, or ``None`` to give it at once.
+
+    ``offer_hours`` after now, never beyond the start: close to the event, an offer is
+    shorter. Without offers (0 hours), or once the championship has started, the
+    place is given at once.
+    """
+    championship = category.championship
+    if not championship.offer_hours or now >= championship.starts_at:
+        return None
+    return min(now + timedelta(hours=championship.offer_hours), championship.starts_at)
+
+
 def _promote_waiting(category: Category) -> list[Entry]:
-    """Confirm waitlisted entries, first come first served, while there are places."""
-    confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
-    free = None if category.capacity is None else category.capacity - confirmed
+    """Give the free places to the waiting list, first come first served.
+
+    With offers (``Championship.offer_hours``) each place is offered and the entry
+    told by e-mail; it holds the place until it accepts or the offer lapses
+    (``registration.deadlines``). Without, the entry is confirmed and told.
+    """
+    held = category.entries.filter(status__in=Entry.HOLDING_PLACE).count()
+    free = None if category.capacity is None else category.capacity - held
     waiting = category.entries.filter(status=Entry.Status.WAITLISTED).order_by(
         "registered_at", "id"
     )
@@ -122,11 +174,16 @@ def _promote_waiting(category: Category) -> list[Entry]:
         waiting = waiting[: max(free, 0)]
     promoted = list(waiting)
     now = timezone.now()
+    expires = offer_deadline(category, now)
     for entry in promoted:
-        entry.status = Entry.Status.CONFIRMED
-        entry.confirmed_at = now
-        entry.save(update_fields=["status", "confirmed_at", "updated_at"])
-        notifications.queue_promoted(entry.pk)
+        if expires is None:
+            confirm(entry, now)
+            notifications.queue_promoted(entry.pk)
+        else:
+            entry.status = Entry.Status.OFFERED
+            entry.offer_expires_at = expires
+            entry.save(update_fields=["status", "offer_expires_at", "updated_at"])
+            notifications.queue_offered(entry.pk)
     return promoted
 
 
@@ -141,14 +198,17 @@ def first_round_started(category: Category) -> bool:
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, by_entrant: bool = False) -> list[Entry]:
+def entry_withdraw(
+    *, entry: Entry, by_entrant: bool = False, lapsed: str = Entry.Lapse.NONE
+) -> list[Entry]:
     """Withdraw an entry; a freed place goes to the first entry on the waiting list.
 
     With ``by_entrant`` (the private link) the withdrawal is refused with a
     ``ValidationError`` once the category's first round has started. A withdrawn
     entry is never ranked: the rounds it has a result in are ranked again
     (``signals.entry_withdrawn``). Return the entries promoted from the waiting
-    list (told by e-mail).
+    list (told by e-mail). ``lapsed`` says why an entry is withdrawn by a deadline
+    (an offer not accepted, a fee not paid); the entrant is told why.
     """
     category = _lock_category(entry.category)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -162,20 +222,28 @@ def entry_withdraw(*, entry: Entry, by_entrant: bool = False) -> list[Entry]:
             ),
             code="round_started",
         )
-    was_confirmed = entry.status == Entry.Status.CONFIRMED
+    held_place = entry.status in Entry.HOLDING_PLACE
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_at = timezone.now()
-    entry.save(update_fields=["status", "withdrawn_at", "updated_at"])
+    entry.offer_expires_at = None
+    entry.lapsed = lapsed
+    entry.save(update_fields=["status", "withdrawn_at", "offer_expires_at", "lapsed", "updated_at"])
     signals.entry_withdrawn.send(sender=Entry, entries=[entry])
-    notifications.queue_withdrawn(entry.pk)
-    return _promote_waiting(category) if was_confirmed else []
+    if lapsed == Entry.Lapse.OFFER:
+        notifications.queue_offer_lapsed(entry.pk)
+    elif lapsed == Entry.Lapse.UNPAID:
+        notifications.queue_payment_lapsed(entry.pk)
+    else:
+        notifications.queue_withdrawn(entry.pk)
+    return _promote_waiting(category) if held_place else []
 
 
 @transaction.atomic
 def category_set_capacity(*, category: Category, capacity: int | None) -> list[Entry]:
     """Change a category's capacity; confirmed entries keep their place.
 
-    A larger capacity confirms waitlisted entries in arrival order; return them.
+    A larger capacity gives the new places to waitlisted entries in arrival order
+    (offered, or confirmed where the championship makes no offers); return them.
     """
     if capacity is not None and capacity < 0:
         raise ValidationError({"capacity": [_("The capacity cannot be negative.")]})
@@ -191,11 +259,9 @@ def entry_promote(*, entry: Entry) -> Entry:
     """Confirm a waitlisted entry by the organiser's decision, even beyond the capacity."""
     _lock_category(entry.category)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    if entry.status != Entry.Status.WAITLISTED:
+    if entry.status not in (Entry.Status.WAITLISTED, Entry.Status.OFFERED):
         raise ValidationError(_("Only an entry on the waiting list can be promoted."))
-    entry.status = Entry.Status.CONFIRMED
-    entry.confirmed_at = timezone.now()
-    entry.save(update_fields=["status", "confirmed_at", "updated_at"])
+    confirm(entry, timezone.now())
     notifications.queue_promoted(entry.pk)
     return entry
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("<slug:slug>/register/<slug:category>/check/", views.check, name="check"),
     path("<slug:slug>/entries/<str:token>/", views.manage, name="manage"),
     path("<slug:slug>/entries/<str:token>/withdraw/", views.withdraw, name="withdraw"),
+    path("<slug:slug>/entries/<str:token>/accept/", views.accept, name="accept"),
 ]
 
 # The organiser's entry tools.
@@ -26,6 +27,11 @@ urlpatterns += [
         "<slug:slug>/manage/entries/<int:pk>/promote/",
         organiser.promote,
         name="organiser_promote",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:pk>/release/",
+        organiser.release,
+        name="organiser_release",
     ),
     path(
         "<slug:slug>/manage/entries/<int:pk>/payment/",

@@ -15,7 +15,7 @@ from championship import selectors as championship_selectors
 from championship.models import Category, Seat
 from championship.permissions import get_championship
 from championship.tokens import is_token
-from registration import places, services, validation
+from registration import deadlines, places, services, validation
 from registration.forms import EntryForm, member_formset
 from registration.models import Entry
 from registration.public import public_entry_lists
@@ -62,7 +62,7 @@ def _apply_errors(error: ValidationError, entry_form, formset) -> None:
 
 
 def _context(category, entry_form, formset, explained=None):
-    confirmed = category.entries.filter(status=Entry.Status.CONFIRMED).count()
+    confirmed = places.held_places(category)
     return {
         "category": category,
         "championship": category.championship,
@@ -255,6 +255,19 @@ def manage(request, slug, token):
             ),
         },
     )
+
+
+@require_POST
+def accept(request, slug, token):
+    """Accept the place offered to the entry, before the offer lapses."""
+    entry = _entry_by_token(request, slug, token)
+    try:
+        deadlines.offer_accept(entry=entry)
+    except ValidationError as refused:
+        messages.error(request, " ".join(refused.messages))
+    else:
+        messages.success(request, _("The place is yours: your entry is confirmed."))
+    return redirect("registration:manage", slug=slug, token=token)
 
 
 @require_POST

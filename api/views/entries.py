@@ -118,5 +118,7 @@ class EntryRegisterView(ApiView):
             "currency": category.championship.currency,
             "manage_url": manage_url(entry),
             "waiting_position": entry.waiting_position(),
+            "offer_expires_at": entry.offer_expires_at,
+            "payment_due_at": entry.payment_due_at,
         }
         return Response(serializers.RegisteredSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -158,6 +158,35 @@ class Championship(models.Model):
             "registration closes."
         ),
     )
+    offer_hours = models.PositiveSmallIntegerField(
+        _("offers last (hours)"),
+        default=0,
+        blank=True,
+        validators=[MaxValueValidator(bounds.DEADLINE_MAX_HOURS)],
+        help_text=_(
+            "A place that frees up is offered to the first on the waiting list, who has this "
+            "many hours to accept it (never beyond the start); then it passes to the next. "
+            "0: the place is given at once, without asking."
+        ),
+    )
+    payment_hours = models.PositiveSmallIntegerField(
+        _("payment due within (hours)"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(bounds.DEADLINE_MAX_HOURS)],
+        help_text=_(
+            "A confirmed entry with a fee pays within this many hours of getting its place; a "
+            "reminder goes out before. Empty: no payment deadline."
+        ),
+    )
+    release_unpaid = models.BooleanField(
+        _("release unpaid entries automatically"),
+        default=False,
+        help_text=_(
+            "When the payment deadline passes unpaid, the entry is withdrawn and its place "
+            "goes to the waiting list. Otherwise the organiser sees it as overdue and decides."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -29,6 +29,10 @@ class OutgoingMail(models.Model):
         ADVANCED = "advanced", _("Advanced to the next round")
         RESULTS = "results", _("Official results")
         MESSAGE = "message", _("Message from the organiser")
+        OFFERED = "offered", _("A place offered")
+        OFFER_LAPSED = "offer_lapsed", _("Offer lapsed")
+        PAYMENT_REMINDER = "payment_reminder", _("Payment reminder")
+        PAYMENT_LAPSED = "payment_lapsed", _("Released for non-payment")
 
     class State(models.TextChoices):
         QUEUED = "queued", _("Queued")

@@ -640,6 +640,8 @@ def test_registering_through_the_api_answers_201_with_the_manage_link(client, op
         "currency",
         "manage_url",
         "waiting_position",
+        "offer_expires_at",
+        "payment_due_at",
     }
     assert data["waiting_position"] is None
     entry = Entry.objects.get(ref=data["id"])

@@ -132,6 +132,11 @@ ACCESS = {
     "api:judges": (ORGANISER, "post"),
     "api:judge": (ORGANISER, "delete"),
     ":puzzler": (PUBLIC, "get"),
+    "registration:accept": (MANAGE_LINK, "post"),
+    "api:entry-own": (MANAGE_LINK, "get"),
+    "api:entry-accept": (MANAGE_LINK, "post"),
+    "api:entry-withdraw": (MANAGE_LINK, "post"),
+    "registration:organiser_release": (ORGANISER, "post"),
     "results:result_detail": (PUBLIC, "get"),
     "results:entry_diploma": (MANAGE_LINK, "get"),
     "control:round_diplomas": (ORGANISER, "get"),
@@ -251,7 +256,15 @@ def url_of(name, world):
     values = dict(world["kwargs"])
     if name in ("judging:table", "judging:table_state", "judging:start_now"):
         values["token"] = world["table"].token
-    elif name in ("registration:manage", "registration:withdraw", "results:entry_diploma"):
+    elif name in (
+        "registration:manage",
+        "registration:withdraw",
+        "registration:accept",
+        "results:entry_diploma",
+        "api:entry-own",
+        "api:entry-accept",
+        "api:entry-withdraw",
+    ):
         values["token"] = world["entry"].manage_token
     elif name == "registration:organiser_import_preview":
         values["token"] = "no-such-upload"

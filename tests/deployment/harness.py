@@ -180,7 +180,8 @@ def fragment_path(slug: str, heat: str = HEAT) -> str:
 def fragment_row(html: str, name: str) -> str:
     """Return the table row of the entry called ``name`` in a results fragment."""
     for row in html.split("<tr ")[1:]:
-        if f">{name}</span>" in row:
+        # The name is plain text, or the link to the puzzler's page.
+        if f">{name}</span>" in row or f">{name}</a>" in row:
             return row.split("</tr>", 1)[0]
     raise AssertionError(f"no row for {name!r} in the fragment")
 
