@@ -362,6 +362,10 @@ class EntryOwnSerializer(serializers.Serializer):
         allow_null=True, help_text="Where the championship sets one: pay before this time."
     )
     manage_url = serializers.URLField()
+    check_in_url = serializers.URLField(
+        allow_null=True,
+        help_text="While confirmed: what the entry's check-in QR code holds, for the desk to scan.",
+    )
 
 
 class RoundActionSerializer(serializers.Serializer):

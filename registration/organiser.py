@@ -30,6 +30,7 @@ from registration import (
     selectors,
     services,
 )
+from registration.checkin import entry_pk_of
 from registration.models import Entry
 
 ENTRIES = "registration/organiser_entries.html"
@@ -543,6 +544,29 @@ def checkin(request, championship):
     )
     template = f"{CHECKIN}#checkin-search" if request.htmx else CHECKIN
     return render(request, template, context)
+
+
+@require_GET
+@organiser_required
+def checkin_code(request, championship, code):
+    """Show the entry a scanned check-in code names, to check it in with one tap.
+
+    The check-in page's scanner asks for the entry alone (``?scanned=1``); a phone's
+    camera app opens the whole page with the entry on top.
+    """
+    pk = entry_pk_of(championship, code)
+    row = selectors.entry_row(championship, pk) if pk is not None else None
+    if row is None:
+        error = _("This code is not a check-in code of this championship.")
+        if request.GET.get("scanned"):
+            return render(request, f"{CHECKIN}#checkin-unknown", {"error": error}, status=404)
+        messages.error(request, error)
+        return redirect("registration:organiser_checkin", slug=championship.slug)
+    context = _checkin_context(championship, row=row, scanned=True, query="")
+    if request.GET.get("scanned"):
+        return render(request, f"{CHECKIN}#checkin-scanned", context)
+    context["rows"] = selectors.checkin_rows(championship, "")
+    return render(request, CHECKIN, context)
 
 
 @require_POST

@@ -55,6 +55,11 @@ urlpatterns += [
     ),
     path("<slug:slug>/manage/checkin/", organiser.checkin, name="organiser_checkin"),
     path(
+        "<slug:slug>/manage/checkin/code/<str:code>/",
+        organiser.checkin_code,
+        name="organiser_checkin_code",
+    ),
+    path(
         "<slug:slug>/manage/checkin/<int:pk>/",
         organiser.checkin_entry,
         name="organiser_checkin_entry",

@@ -11,11 +11,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from championship import cards
 from championship import selectors as championship_selectors
 from championship.models import Category, Seat
 from championship.permissions import get_championship
 from championship.tokens import is_token
-from registration import deadlines, places, services, validation
+from registration import checkin, deadlines, places, services, validation
 from registration.forms import EntryForm, member_formset
 from registration.models import Entry
 from registration.public import public_entry_lists
@@ -248,6 +249,14 @@ def manage(request, slug, token):
             "results": results,
             "live": live,
             "waiting_position": entry.waiting_position(),
+            "checkin_qr": (
+                cards.qr_svg(
+                    checkin.checkin_url(entry, request=request),
+                    label=_("Check-in code of %(name)s") % {"name": entry.name},
+                )
+                if entry.status == Entry.Status.CONFIRMED and entry.checked_in_at is None
+                else ""
+            ),
             "seating_pending": entry.status == Entry.Status.CONFIRMED
             and Seat.objects.filter(entry=entry, round__seating_published_at__isnull=True).exists(),
             "explained": validation.explain_officiality(

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from api import serializers
 from api.views.base import SLUG, TAG, ApiView
 from championship.tokens import is_token
-from registration import deadlines, services, validation
+from registration import checkin, deadlines, services, validation
 from registration.models import Entry
 from registration.notifications import manage_url
 
@@ -67,6 +67,9 @@ def entry_body(entry: Entry) -> dict:
         "offer_expires_at": entry.offer_expires_at,
         "payment_due_at": entry.payment_due_at,
         "manage_url": manage_url(entry),
+        "check_in_url": (
+            checkin.checkin_url(entry) if entry.status == Entry.Status.CONFIRMED else None
+        ),
     }
 
 

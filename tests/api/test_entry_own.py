@@ -7,7 +7,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from championship.models import Championship
-from registration import services
+from registration import checkin, services
 from registration.models import Entry
 from tests import factories
 from tests.registration.test_deadlines import STARTS, rm  # noqa: F401 (a fixture)
@@ -54,6 +54,8 @@ def test_the_holder_reads_accepts_and_withdraws(rm):  # noqa: F811
     accepted = api.post(url(bo, "accept"))
     assert accepted.status_code == 200
     assert accepted.json()["status"] == "confirmed" and accepted.json()["payment_due_at"]
+    assert accepted.json()["check_in_url"].endswith(checkin.checkin_path(bo))
+    assert body["check_in_url"] is None  # Cara, waiting
     bo.refresh_from_db()
     assert bo.status == Entry.Status.CONFIRMED
 

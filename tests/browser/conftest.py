@@ -29,7 +29,8 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")
-def chromium():
+def playwright():
+    """Playwright's sync API, once per session (it cannot be started twice in a thread)."""
     if not os.path.exists(CHROMIUM):
         message = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)."
         if IN_CI:
@@ -37,7 +38,13 @@ def chromium():
         pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as profile, sync_playwright() as playwright:
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright):
+    with tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, headless=True, args=FLAGS
         )

@@ -18,6 +18,7 @@ from championship.services import tables_create
 from control import rounds
 from judging.capture_kinds import CaptureInput
 from judging.services import capture_record
+from registration.checkin import checkin_code
 from results.services import standings_recompute
 from tests import factories
 from tests.factories import NEXT_YEAR
@@ -137,6 +138,7 @@ ACCESS = {
     "api:entry-accept": (MANAGE_LINK, "post"),
     "api:entry-withdraw": (MANAGE_LINK, "post"),
     "registration:organiser_release": (ORGANISER, "post"),
+    "registration:organiser_checkin_code": (ORGANISER, "get"),
     "results:result_detail": (PUBLIC, "get"),
     "results:entry_diploma": (MANAGE_LINK, "get"),
     "control:round_diplomas": (ORGANISER, "get"),
@@ -241,6 +243,7 @@ def world(db):
         "judge_id": 0,
         "ref": person.puzzler.ref,
         "entry_ref": entry.ref,
+        "code": checkin_code(entry),
     }
     return {
         "a": a,
