@@ -71,6 +71,14 @@ class RegistrationInputSerializer(serializers.Serializer):
         ),
     )
     adult_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    answers = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text=(
+            "Answers to the championship's `questions` by their `id`: a string (text, choice), "
+            "a list of strings (choices) or true/false (yes_no)."
+        ),
+    )
 
 
 class RoundActionInputSerializer(serializers.Serializer):

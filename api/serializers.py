@@ -170,6 +170,26 @@ class RoundSerializer(serializers.ModelSerializer):
         return request.build_absolute_uri(path) if request else path
 
 
+class QuestionSerializer(serializers.Serializer):
+    """One of the organiser's own questions; a registration answers it in ``answers``."""
+
+    id = serializers.CharField(source="ref", help_text="The key of its answer in `answers`.")
+    text = serializers.CharField()
+    kind = serializers.ChoiceField(
+        choices=["text", "choice", "choices", "yes_no"],
+        help_text="text: a string; choice: one of `choices`; choices: a list of them; "
+        "yes_no: true or false.",
+    )
+    choices = serializers.ListField(child=serializers.CharField())
+    required = serializers.BooleanField()
+    categories = serializers.SerializerMethodField(
+        help_text="The keys of the categories that ask it; empty: every category."
+    )
+
+    def get_categories(self, question) -> list[str]:
+        return sorted(category.key for category in question.categories.all())
+
+
 class ChampionshipDetailSerializer(ChampionshipSerializer):
     """A championship with its categories, and its rounds in schedule order."""
 
@@ -178,6 +198,7 @@ class ChampionshipDetailSerializer(ChampionshipSerializer):
     registration_deadline = serializers.DateTimeField(source="effective_registration_deadline")
     categories = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
+    questions = serializers.SerializerMethodField()
 
     class Meta(ChampionshipSerializer.Meta):
         fields = [
@@ -186,6 +207,7 @@ class ChampionshipDetailSerializer(ChampionshipSerializer):
             "registration_deadline",
             "categories",
             "rounds",
+            "questions",
         ]
         read_only_fields = fields
 
@@ -196,6 +218,11 @@ class ChampionshipDetailSerializer(ChampionshipSerializer):
     @extend_schema_field(RoundSerializer(many=True))
     def get_rounds(self, championship: Championship):
         return RoundSerializer(self.context["rounds"], many=True, context=self.context).data
+
+    @extend_schema_field(QuestionSerializer(many=True))
+    def get_questions(self, championship: Championship):
+        questions = championship.questions.prefetch_related("categories").order_by("order", "id")
+        return QuestionSerializer(questions, many=True).data
 
 
 # The shapes below only document answers that are built elsewhere.
@@ -362,6 +389,7 @@ class EntryOwnSerializer(serializers.Serializer):
         allow_null=True, help_text="Where the championship sets one: pay before this time."
     )
     manage_url = serializers.URLField()
+    answers = serializers.DictField(help_text="The answers to the championship's questions, by id.")
     check_in_url = serializers.URLField(
         allow_null=True,
         help_text="While confirmed: what the entry's check-in QR code holds, for the desk to scan.",

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from championship import bounds
+from championship.form_fields import IdsField
 from championship.models import Category, Heat, Round
 from championship.rules.seating import SEEDING, allowed_orders
 from control import rounds
@@ -243,7 +244,7 @@ class TableForm(forms.Form):
 class HistoryRankingForm(forms.Form):
     """Earlier categories on this site whose results rank a first round's entries."""
 
-    sources = forms.ModelMultipleChoiceField(
+    sources = IdsField(
         label=gettext_lazy("Earlier championships recognised for the ranking"),
         queryset=Category.objects.none(),
         widget=forms.CheckboxSelectMultiple(attrs={"class": "choices"}),

@@ -99,6 +99,7 @@ def export_document(championship: Championship) -> dict:
             "walkover_at": _moment(entry.walkover_at, tz),
             "walkover_reason": entry.walkover_reason,
             "notes": entry.notes,
+            "answers": entry.answers,
         }
 
     def seat_document(number: int, ref: str, own_start: datetime | None) -> dict:
@@ -214,6 +215,19 @@ def export_document(championship: Championship) -> dict:
             for p in persons
         ],
         "competitions": [competition_document(category) for category in categories],
+        "questions": [
+            {
+                "id": question.ref,
+                "text": question.text,
+                "kind": question.kind,
+                "choices": question.choices,
+                "required": question.required,
+                "categories": sorted(category.key for category in question.categories.all()),
+            }
+            for question in championship.questions.prefetch_related("categories").order_by(
+                "order", "id"
+            )
+        ],
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 
 @dataclass
@@ -69,8 +70,17 @@ class _Competition:
 
 
 @dataclass
+class _Question:
+    """One of the organiser's questions (unsaved), and the competition keys that ask it."""
+
+    question: Any
+    categories: list[str]
+
+
+@dataclass
 class _Plan:
     championship: dict
     tables: list[_Table]
     persons: list[dict]
     competitions: list[_Competition]
+    questions: list[_Question] = field(default_factory=list)

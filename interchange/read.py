@@ -13,6 +13,7 @@ import zoneinfo
 from datetime import datetime, tzinfo
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from championship import bounds, jsonbounds, presets, rulesets
@@ -21,9 +22,11 @@ from championship.rules import identity
 from interchange import schema
 from interchange.export import _moment
 from interchange.format import MAIL_FLAGS, InterchangeError
-from interchange.plan import _Plan, _Table
+from interchange.plan import _Competition, _Plan, _Question, _Table
 from interchange.read_competition import _read_competition, _read_rounds, _Scope
 from interchange.values import _date, _datetime, _email, _list, _show, _value
+from registration.models import Question
+from registration.questions import clean_answers
 
 
 def _read(data: Any) -> _Plan:
@@ -80,7 +83,15 @@ def _read(data: Any) -> _Plan:
             round_keys=round_keys,
         )
         competition.rounds = _read_rounds(raw, competition.path, scope)
-    plan = _Plan(championship=fields, tables=tables, persons=persons, competitions=competitions)
+    questions = _read_questions(data, competition_keys)
+    _check_answers(competitions, questions, entry_paths)
+    plan = _Plan(
+        championship=fields,
+        tables=tables,
+        persons=persons,
+        competitions=competitions,
+        questions=questions,
+    )
     _check_dates(plan, tz)
     return plan
 
@@ -208,6 +219,66 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         **{name: _value(section, name, True) for name in MAIL_FLAGS},
     }
     return fields, preset, rules
+
+
+def _read_questions(data: dict, competition_keys: dict[str, str]) -> list[_Question]:
+    """Return the organiser's questions; each names competitions that exist."""
+    questions: list[_Question] = []
+    seen: dict[str, str] = {}
+    for index, raw in enumerate(_list(data, "questions")):
+        path = f"questions[{index}]"
+        ref = raw["id"]
+        if ref in seen:
+            raise InterchangeError(f"{path}.id", f'duplicate id "{ref}" (also {seen[ref]})')
+        seen[ref] = path
+        kind = raw["kind"]
+        choosing = kind in (Question.Kind.CHOICE, Question.Kind.CHOICES)
+        choices = list(dict.fromkeys(_value(raw, "choices", []))) if choosing else []
+        if choosing and len(choices) < 2:
+            raise InterchangeError(f"{path}.choices", "a choice question needs two choices")
+        keys = list(dict.fromkeys(_value(raw, "categories", [])))
+        for number, key in enumerate(keys):
+            if key not in competition_keys:
+                raise InterchangeError(
+                    f"{path}.categories[{number}]", f'no competition has the key "{key}"'
+                )
+        questions.append(
+            _Question(
+                question=Question(
+                    ref=ref,
+                    order=index + 1,
+                    text=raw["text"],
+                    kind=kind,
+                    choices=choices
+                    if kind in (Question.Kind.CHOICE, Question.Kind.CHOICES)
+                    else [],
+                    required=_value(raw, "required", False),
+                ),
+                categories=keys,
+            )
+        )
+    return questions
+
+
+def _check_answers(
+    competitions: list[_Competition], questions: list[_Question], entry_paths: dict[str, str]
+) -> None:
+    """Refuse an answer that its entry's competition does not ask, or that its question refuses.
+
+    A required question may stay unanswered: the document holds what was given.
+    """
+    for competition in competitions:
+        key = competition.fields["key"]
+        asked = [q.question for q in questions if not q.categories or key in q.categories]
+        for entry in competition.entries:
+            given = entry.fields["answers"]
+            try:
+                entry.fields["answers"] = clean_answers(asked, given, required=False)
+            except ValidationError as error:
+                ref, messages = next(iter(error.message_dict.items()))
+                raise InterchangeError(
+                    f"{entry_paths[entry.ref]}.answers.{ref}", " ".join(messages)
+                ) from None
 
 
 def _read_tables(data: dict) -> list[_Table]:

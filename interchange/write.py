@@ -91,10 +91,21 @@ def _write(plan: _Plan, *, replace: bool) -> Championship:
             for person in plan.persons
         )
         categories, entries = _write_entries(championship, plan)
+        _write_questions(championship, plan, categories)
         rounds = _write_rounds(championship, plan, categories, entries)
         for round_ in rounds:
             standings_recompute(round_=round_)
     return championship
+
+
+def _write_questions(championship: Championship, plan: _Plan, categories) -> None:
+    """Create the organiser's questions, with the categories that ask them."""
+    by_key = {category.key: category for category in categories}
+    for planned in plan.questions:
+        question = planned.question
+        question.championship = championship
+        question.save()
+        question.categories.set([by_key[key] for key in planned.categories])
 
 
 def _write_entries(

@@ -8,7 +8,7 @@ from django.utils.translation import ngettext
 
 from championship.admin import RECORD_FIELDSET, ScopedModelAdmin, ScopedTabularInline
 from registration import services
-from registration.models import Entry, EntryMember, Person
+from registration.models import Entry, EntryMember, Person, Question
 
 RelatedOnly = admin.RelatedOnlyFieldListFilter
 
@@ -187,3 +187,15 @@ class EntryAdmin(ScopedModelAdmin):
             % {"count": count},
             messages.SUCCESS,
         )
+
+
+@admin.register(Question)
+class QuestionAdmin(ScopedModelAdmin):
+    championship_path = "championship"
+    list_display = ("text", "kind", "required", "championship", "order")
+    list_filter = ("kind", "required", ("championship", RelatedOnly))
+    list_select_related = ("championship",)
+    search_fields = ("text", "ref")
+    ordering = ("championship", "order", "id")
+    autocomplete_fields = ("championship",)
+    filter_horizontal = ("categories",)

@@ -15,14 +15,29 @@ from registration.csv_columns import EXPORT_COLUMNS, MEMBER_COLUMNS, MEMBER_FIEL
 # Export ---------------------------------------------------------------------------------------
 
 
-def export_header(member_columns: int = MEMBER_COLUMNS) -> list[str]:
-    """Return the export's column names."""
+def export_header(member_columns: int = MEMBER_COLUMNS, questions=()) -> list[str]:
+    """Return the export's column names: the organiser's questions last, by their text."""
     members = [
         f"member{number}_{name}"
         for number in range(1, member_columns + 1)
         for name in MEMBER_FIELDS
     ]
-    return [*EXPORT_COLUMNS, *members]
+    return [*EXPORT_COLUMNS, *members, *(question.text for question in questions)]
+
+
+# Several choices in one cell: the import splits at this.
+CHOICES_SEPARATOR = "; "
+
+
+def answer_cell(question, value) -> str:
+    """Return an answer as its cell: yes/no, the choices separated by "; ", or the text."""
+    if value is None or value == "" or value == []:
+        return ""
+    if isinstance(value, bool):
+        return _yes_no(value)
+    if isinstance(value, list):
+        return CHOICES_SEPARATOR.join(value)
+    return str(value)
 
 
 def _local_iso(moment: datetime | None, championship: Championship) -> str:
@@ -46,7 +61,8 @@ def _citizenship_text(citizenship) -> str:
 def export_rows(championship: Championship, rows) -> list[list]:
     """Return the header, then a row of cells per entry row (``selectors.entry_rows``)."""
     member_columns = max([MEMBER_COLUMNS, *(len(row.members) for row in rows)])
-    table = [export_header(member_columns)]
+    questions = list(championship.questions.order_by("order", "id"))
+    table = [export_header(member_columns, questions)]
     for row in rows:
         entry = row.entry
         cells = [
@@ -76,5 +92,6 @@ def export_rows(championship: Championship, rows) -> list[list]:
                 _yes_no(person.publish_consent),
             ]
         cells += [""] * (len(MEMBER_FIELDS) * (member_columns - len(row.members)))
+        cells += [answer_cell(question, entry.answers.get(question.ref)) for question in questions]
         table.append(cells)
     return table

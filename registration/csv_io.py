@@ -33,8 +33,10 @@ from championship import csvfile
 from championship.models import Category, Championship
 from championship.rules import eligibility, identity
 from registration import csv_forms, services, validation
-from registration.csv_columns import FORMULA_STARTS, MAX_ROWS, Column, map_header
-from registration.models import Entry, StoredImport
+from registration.csv_columns import FORMULA_STARTS, MAX_ROWS, NO, YES, Column, map_header
+from registration.models import Entry, Question, StoredImport
+from registration.questions import clean_answers as questions_clean
+from registration.questions import questions_for
 from registration.validation import MemberData
 
 # Parsing the rows -------------------------------------------------------------------------
@@ -53,6 +55,7 @@ class ImportRow:
     payment_status: str = ""
     payment_reference: str | None = None
     withdrawn: bool = False
+    answers: dict = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     official: bool | None = None
     expected_status: str = ""
@@ -167,6 +170,19 @@ def parse_entries(
     preview.delimiter, table = csvfile.read_table(text, max_rows=MAX_ROWS)
     (_header_line, header), records = table[0], table[1:]
     columns, preview.ignored_columns = map_header(header)
+    # The organiser's questions, by their text as the column's name (as the export has it).
+    by_text = {
+        " ".join(question.text.split()).casefold(): question
+        for question in championship.questions.order_by("order", "id")
+    }
+    asked: dict[int, Question] = {}
+    for position, raw in enumerate(header):
+        question = by_text.get(" ".join(raw.split()).casefold())
+        if question is not None and position not in columns:
+            asked[position] = question
+            preview.ignored_columns = [
+                name for name in preview.ignored_columns if name != raw.strip()
+            ]
     preview.columns = [header[position].strip() for position in columns]
     present = set(columns.values())
     member_numbers = sorted({c.member for c in present if c.member is not None})
@@ -213,6 +229,7 @@ def parse_entries(
             row.members.append(member.member_data())
         if not row.members:
             row.problems.append(_("The row names no member."))
+        row.answers = _answers(asked, cells, row)
         # The rules of the registration form.
         if row.category is not None and row.members and not row.withdrawn:
             try:
@@ -224,6 +241,7 @@ def parse_entries(
                 )
             except ValidationError as error:
                 row.problems.extend(_service_problems(error, reported))
+            row.problems.extend(_answer_problems(row))
             if rules.one_entry_per_person_per_category:
                 row.problems.extend(
                     _earlier_rows_problems(row, seen.setdefault(row.category.pk, identity.People()))
@@ -237,6 +255,48 @@ def parse_entries(
         preview.rows.append(row)
     _expect_statuses(preview)
     return preview
+
+
+def _answers(asked: dict[int, Question], cells: list[str], row: ImportRow) -> dict:
+    """Return the row's answers to the questions whose columns the file has."""
+    answers = {}
+    for position, question in asked.items():
+        text = cells[position].strip() if position < len(cells) else ""
+        if not text:
+            continue
+        if question.kind == Question.Kind.CHOICES:
+            answers[question.ref] = [part.strip() for part in text.split(";") if part.strip()]
+        elif question.kind == Question.Kind.YES_NO:
+            word = text.casefold()
+            if word in YES:
+                answers[question.ref] = True
+            elif word in NO:
+                answers[question.ref] = False
+            else:
+                row.problems.append(
+                    _("%(question)s: write yes or no, not “%(value)s”.")
+                    % {"question": question.text, "value": text}
+                )
+        else:
+            answers[question.ref] = text
+    return answers
+
+
+def _answer_problems(row: ImportRow) -> list[str]:
+    """Return what the category's questions refuse of the row's answers."""
+    asked = {question.ref: question for question in questions_for(row.category)}
+    answers = {ref: value for ref, value in row.answers.items() if ref in asked}
+    row.answers = answers
+    try:
+        # The organiser's file may leave a required question unanswered.
+        questions_clean(asked.values(), answers, required=False)
+    except ValidationError as error:
+        return [
+            f"{asked[ref].text}: {message}" if ref in asked else message
+            for ref, messages in error.message_dict.items()
+            for message in messages
+        ]
+    return []
 
 
 def _earlier_rows_problems(row: ImportRow, earlier: identity.People[int]) -> list[str]:

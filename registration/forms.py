@@ -8,6 +8,8 @@ from django.utils.translation import ngettext
 from django_countries import countries
 
 from championship.models import Category
+from registration.models import Question
+from registration.questions import MAX_TEXT, questions_for
 from registration.regions import region_choices
 from registration.validation import MemberData
 
@@ -208,9 +210,14 @@ class EntryForm(forms.Form):
         help_text=_("Required when a member is under %(age)s on the day of the championship."),
     )
 
-    def __init__(self, *args, category: Category, **kwargs):
+    def __init__(self, *args, category: Category, answers: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         rules = category.championship.rules
+        self.questions = questions_for(category)
+        for question in self.questions:
+            self.fields[question_field(question)] = _question_field(
+                question, (answers or {}).get(question.ref)
+            )
         if category.max_members == 1:
             del self.fields["name"]
         adult_age = rules.adult_required_below
@@ -222,6 +229,53 @@ class EntryForm(forms.Form):
             self.fields["adult_name"].help_text = self.fields["adult_name"].help_text % {
                 "age": adult_age
             }
+
+    def question_fields(self):
+        """Return the bound fields of the organiser's questions, in order."""
+        return [self[question_field(question)] for question in self.questions]
+
+    def answers(self) -> dict:
+        """Return the answers given, by question id (``registration.questions``)."""
+        answers = {}
+        for question in self.questions:
+            value = self.cleaned_data.get(question_field(question))
+            if question.kind == Question.Kind.YES_NO:
+                value = {"yes": True, "no": False}.get(value)
+            answers[question.ref] = value
+        return answers
+
+
+def question_field(question: Question) -> str:
+    return f"q_{question.ref}"
+
+
+def _question_field(question: Question, answer) -> forms.Field:
+    """Return the form field asking ``question``, with ``answer`` as its initial value."""
+    label, required = question.text, question.required
+    if question.kind == Question.Kind.TEXT:
+        field = forms.CharField(max_length=MAX_TEXT, required=required)
+    elif question.kind == Question.Kind.CHOICE:
+        field = forms.ChoiceField(
+            choices=[(choice, choice) for choice in question.choices],
+            widget=forms.RadioSelect(attrs={"class": "choices"}),
+            required=required,
+        )
+    elif question.kind == Question.Kind.CHOICES:
+        field = forms.MultipleChoiceField(
+            choices=[(choice, choice) for choice in question.choices],
+            widget=forms.CheckboxSelectMultiple(attrs={"class": "choices"}),
+            required=required,
+        )
+    else:
+        field = forms.ChoiceField(
+            choices=[("yes", _("Yes")), ("no", _("No"))],
+            widget=forms.RadioSelect(attrs={"class": "choices"}),
+            required=required,
+        )
+        answer = {True: "yes", False: "no"}.get(answer)
+    field.label = label
+    field.initial = answer
+    return field
 
 
 def published_fields_text(fields) -> str:

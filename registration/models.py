@@ -262,6 +262,12 @@ class Entry(models.Model):
     )
     manage_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     notes = models.TextField(_("organiser's notes"), blank=True)
+    answers = models.JSONField(
+        _("answers"),
+        default=dict,
+        blank=True,
+        help_text=_("The answers to the organiser's own questions, by question id."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -354,6 +360,53 @@ class Entry(models.Model):
             .exists()
         ):
             raise ValidationError({"ref": _("Another entry of this championship has this id.")})
+
+
+class Question(models.Model):
+    """One of the organiser's own questions, asked at registration (``registration.questions``)."""
+
+    class Kind(models.TextChoices):
+        TEXT = "text", _("Text")
+        CHOICE = "choice", _("One of several")
+        CHOICES = "choices", _("Several of several")
+        YES_NO = "yes_no", _("Yes or no")
+
+    championship = models.ForeignKey(
+        Championship, on_delete=models.CASCADE, related_name="questions"
+    )
+    ref = models.CharField(_("id"), max_length=40, default=new_ref)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    text = models.CharField(_("question"), max_length=300)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.TEXT)
+    choices = models.JSONField(
+        _("choices"),
+        default=list,
+        blank=True,
+        help_text=_("For one of several and several of several: the answers to choose from."),
+    )
+    required = models.BooleanField(_("required"), default=False)
+    categories = models.ManyToManyField(
+        Category,
+        blank=True,
+        related_name="questions",
+        verbose_name=_("categories"),
+        help_text=_("Asked in these categories only; none chosen: in every category."),
+    )
+
+    class Meta:
+        ordering = ["championship", "order", "id"]
+        verbose_name = _("question")
+        verbose_name_plural = _("questions")
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "ref"], name="question_ref_unique"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["text", "choice", "choices", "yes_no"]),
+                name="question_kind_known",
+            ),
+        ]
+
+    def __str__(self):
+        return self.text
 
 
 class EntryMember(models.Model):

@@ -32,6 +32,7 @@ from registration import (
 )
 from registration.checkin import entry_pk_of
 from registration.models import Entry
+from registration.questions import answers_shown, questions_for
 
 ENTRIES = "registration/organiser_entries.html"
 IMPORT = "registration/organiser_import.html"
@@ -161,6 +162,11 @@ class _Listing:
         listing = (
             None if category is None else selectors.category_entry_list(category, self.filters)
         )
+        if listing is not None:
+            # The answers to the organiser's own questions, under each entry's members.
+            asked = questions_for(category)
+            for row in listing.rows:
+                row.answers = answers_shown(asked, row.entry.answers)
         return {
             "form": self.form,
             "category": category,

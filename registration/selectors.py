@@ -37,6 +37,8 @@ class EntryRow:
     under_age: bool
     waitlist_position: int | None = None
     haystack: str = field(default="", repr=False)
+    # (question, answer text) of the organiser's own questions answered.
+    answers: list = field(default_factory=list)
 
     @property
     def checked_in(self) -> bool:

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from championship.models import Category, new_token
-from registration import notifications, signals
+from registration import notifications, questions, signals
 from registration.models import Entry, EntryMember, Person
 from registration.validation import (
     MemberData,
@@ -39,6 +39,18 @@ def _after_capacity_check() -> None:
     """Do nothing; the concurrency test widens the race window here."""
 
 
+def checked_answers(category: Category, answers: dict | None, *, required: bool = True) -> dict:
+    """Return the answers to the category's questions, checked (errors as ``answers.<id>``)."""
+    try:
+        return questions.clean_answers(
+            questions.questions_for(category), answers, required=required
+        )
+    except ValidationError as error:
+        raise ValidationError(
+            {f"answers.{ref}": messages for ref, messages in error.message_dict.items()}
+        ) from None
+
+
 def entry_register(
     *,
     category: Category,
@@ -50,6 +62,7 @@ def entry_register(
     now: datetime | None = None,
     enforce_deadline: bool = True,
     send_mail: bool = True,
+    answers: dict | None = None,
 ) -> Entry:
     """Register an entry: confirmed while there are places, then on the waiting list.
 
@@ -62,6 +75,8 @@ def entry_register(
     every member does.
     """
     consents = [member.consents(publish_consent) for member in members]
+    # An organiser's import (no deadline) may leave a required question unanswered.
+    answers = checked_answers(category, answers, required=enforce_deadline)
     validate_registration(
         category=category,
         members=members,
@@ -91,6 +106,7 @@ def entry_register(
             adult_name=adult_name.strip(),
             contact_email=members[0].email.strip(),
             language=language,
+            answers=answers,
         )
         if has_place:
             entry.payment_due_at = payment_due(entry, arrived)
@@ -275,6 +291,7 @@ def entry_update_details(
     adult_name: str = "",
     publish_consent: bool = False,
     by=None,
+    answers: dict | None = None,
 ) -> Entry:
     """Correct an entry's details and its members'; the same rules as at registration.
 
@@ -285,6 +302,8 @@ def entry_update_details(
     """
     consents = [member.consents(publish_consent) for member in members]
     category = entry.category
+    if answers is not None:
+        answers = checked_answers(category, answers)
     errors = member_errors(category, members, adult_name)
     for extra in (
         duplicate_entry_errors(category, members, exclude=entry),
@@ -332,6 +351,8 @@ def entry_update_details(
     entry.adult_name = adult_name.strip()
     entry.publish_consent = all(consents)
     entry.contact_email = members[0].email.strip()
+    if answers is not None:
+        entry.answers = answers
     entry.save()
     _members_changed(Entry.objects.filter(pk__in=changed), by=by)
     return entry
@@ -465,6 +486,7 @@ def entries_import(*, rows, language: str) -> list[Entry]:
                 language=language,
                 enforce_deadline=False,
                 send_mail=False,
+                answers=row.answers,
             )
             if row.payment_status or row.payment_reference:
                 entry = entry_set_payment(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from registration import organiser, views
+from registration import organiser, organiser_questions, views
 
 app_name = "registration"
 
@@ -54,6 +54,16 @@ urlpatterns += [
         name="organiser_new_link",
     ),
     path("<slug:slug>/manage/checkin/", organiser.checkin, name="organiser_checkin"),
+    path(
+        "<slug:slug>/manage/questions/",
+        organiser_questions.questions,
+        name="organiser_questions",
+    ),
+    path(
+        "<slug:slug>/manage/questions/<int:pk>/delete/",
+        organiser_questions.question_delete,
+        name="organiser_question_delete",
+    ),
     path(
         "<slug:slug>/manage/checkin/code/<str:code>/",
         organiser.checkin_code,

@@ -56,6 +56,8 @@ def _apply_errors(error: ValidationError, entry_form, formset) -> None:
                 form.add_error(field if field in form.fields else None, message)
             elif key == "members":
                 formset._non_form_errors.append(message)
+            elif key.startswith("answers.") and f"q_{key[8:]}" in entry_form.fields:
+                entry_form.add_error(f"q_{key[8:]}", message)
             elif key in entry_form.fields:
                 entry_form.add_error(key, message)
             else:
@@ -92,6 +94,7 @@ def register(request, slug, category):
                     name=entry_form.cleaned_data.get("name", ""),
                     adult_name=entry_form.cleaned_data.get("adult_name", ""),
                     language=get_language(),
+                    answers=entry_form.answers(),
                 )
             except ValidationError as error:
                 _apply_errors(error, entry_form, formset)
@@ -192,7 +195,9 @@ def manage(request, slug, token):
     entry_initial = {"name": entry.name, "adult_name": entry.adult_name}
     editable = places.details_editable(entry)
     if request.method == "POST" and editable:
-        entry_form = EntryForm(request.POST, category=category, initial=entry_initial)
+        entry_form = EntryForm(
+            request.POST, category=category, initial=entry_initial, answers=entry.answers
+        )
         formset = member_formset(category, request.POST, initial=initial)
         if entry_form.is_valid() and formset.is_valid():
             try:
@@ -202,6 +207,7 @@ def manage(request, slug, token):
                     name=entry_form.cleaned_data.get("name", ""),
                     adult_name=entry_form.cleaned_data.get("adult_name", ""),
                     by=request.user if request.user.is_authenticated else None,
+                    answers=entry_form.answers(),
                 )
             except ValidationError as error:
                 _apply_errors(error, entry_form, formset)
@@ -209,7 +215,7 @@ def manage(request, slug, token):
                 messages.success(request, _("Your details are saved."))
                 return redirect("registration:manage", slug=slug, token=token)
     else:
-        entry_form = EntryForm(category=category, initial=entry_initial)
+        entry_form = EntryForm(category=category, initial=entry_initial, answers=entry.answers)
         formset = member_formset(category, initial=initial)
     # Entrants see their table once the seating is published, and a result once it is
     # confirmed by the entrant (or decided: did not start, disqualified).

@@ -36,7 +36,9 @@ def registration_errors(error: DjangoValidationError) -> dict:
     general = list(error.message_dict.get(NON_FIELD_ERRORS, []))
     members: list[dict] = []
     for key, messages in error.message_dict.items():
-        if key.startswith("members."):
+        if key.startswith("answers."):
+            detail.setdefault("answers", {})[key.split(".", 1)[1]] = list(messages)
+        elif key.startswith("members."):
             _members, index, field = key.split(".")
             members.extend({} for _ in range(int(index) + 1 - len(members)))
             members[int(index)].setdefault(field, []).extend(messages)
@@ -106,6 +108,7 @@ class EntryRegisterView(ApiView):
                 publish_consent=data.validated_data["publish_consent"],
                 adult_name=data.validated_data["adult_name"],
                 language=get_language(),
+                answers=data.validated_data["answers"],
             )
         except DjangoValidationError as error:
             return Response(registration_errors(error), status=status.HTTP_400_BAD_REQUEST)

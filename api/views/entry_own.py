@@ -67,6 +67,7 @@ def entry_body(entry: Entry) -> dict:
         "offer_expires_at": entry.offer_expires_at,
         "payment_due_at": entry.payment_due_at,
         "manage_url": manage_url(entry),
+        "answers": entry.answers,
         "check_in_url": (
             checkin.checkin_url(entry) if entry.status == Entry.Status.CONFIRMED else None
         ),

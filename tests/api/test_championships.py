@@ -40,7 +40,13 @@ CHAMPIONSHIP_KEYS = {
     "language",
     "url",
 }
-DETAIL_KEYS = CHAMPIONSHIP_KEYS | {"address", "registration_deadline", "categories", "rounds"}
+DETAIL_KEYS = CHAMPIONSHIP_KEYS | {
+    "address",
+    "registration_deadline",
+    "categories",
+    "rounds",
+    "questions",
+}
 CATEGORY_KEYS = {
     "key",
     "kind",

@@ -139,6 +139,8 @@ ACCESS = {
     "api:entry-withdraw": (MANAGE_LINK, "post"),
     "registration:organiser_release": (ORGANISER, "post"),
     "registration:organiser_checkin_code": (ORGANISER, "get"),
+    "registration:organiser_questions": (ORGANISER, "get"),
+    "registration:organiser_question_delete": (ORGANISER, "post"),
     "results:result_detail": (PUBLIC, "get"),
     "results:entry_diploma": (MANAGE_LINK, "get"),
     "control:round_diplomas": (ORGANISER, "get"),
