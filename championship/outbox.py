@@ -63,6 +63,16 @@ def register_finisher(kind: str, finisher: Finisher) -> None:
     _finishers[kind] = finisher
 
 
+# Attachments are made when a mail is sent, not stored: (file name, content, MIME type).
+Attacher = Callable[[OutgoingMail], "list[tuple[str, bytes, str]]"]
+_attachers: dict[str, Attacher] = {}
+
+
+def register_attacher(kind: str, attacher: Attacher) -> None:
+    """Have ``attacher`` give the files attached to every mail of ``kind`` as it is sent."""
+    _attachers[kind] = attacher
+
+
 def queue(
     *,
     to: str,
@@ -131,7 +141,11 @@ def _attempt(mail: OutgoingMail, now: datetime) -> None:
             return
         if SECRET in body:
             raise RuntimeError(f"No finisher filled in the secret of a {mail.kind} mail.")
-        EmailMessage(mail.subject, body, settings.DEFAULT_FROM_EMAIL, [mail.to]).send()
+        message = EmailMessage(mail.subject, body, settings.DEFAULT_FROM_EMAIL, [mail.to])
+        attacher = _attachers.get(mail.kind)
+        for name, content, mimetype in attacher(mail) if attacher else ():
+            message.attach(name, content, mimetype)
+        message.send()
     except Exception as error:
         # Any error: a refused connection, a timeout, a rejected address, a broken backend.
         mail.attempts += 1

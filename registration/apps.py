@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class RegistrationConfig(AppConfig):
     name = "registration"
     verbose_name = _("Registration")
+
+    def ready(self):
+        from registration import checkin
+
+        checkin.attach_to_mail()

@@ -11,12 +11,14 @@ private link.
 
 from __future__ import annotations
 
+import io
+
 from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
 
-from championship import site_url
-from championship.models import Championship
+from championship import cards, outbox, site_url
+from championship.models import Championship, OutgoingMail
 from registration.models import Entry
 
 SALT = "registration.checkin"
@@ -37,6 +39,39 @@ def checkin_path(entry: Entry) -> str:
 def checkin_url(entry: Entry, *, request: HttpRequest | None = None) -> str:
     """Return the absolute address the entry's check-in QR code holds."""
     return site_url.absolute_url(checkin_path(entry), request=request)
+
+
+def checkin_png(entry: Entry) -> bytes | None:
+    """Return the entry's check-in QR code as a PNG, or ``None`` without the site's address."""
+    try:
+        url = checkin_url(entry)
+    except site_url.SiteURLUnknown:
+        return None
+    image = cards.qr_code(url).make_image()
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def mail_attachments(mail) -> list[tuple[str, bytes, str]]:
+    """Attach the check-in code to a confirmed entry's mail (``outbox.register_attacher``).
+
+    Nothing for an entry no longer confirmed or already checked in, or when the
+    site's address is unknown (a retry from a command without ``SITE_URL``).
+    """
+    entry = (
+        Entry.objects.select_related("category__championship")
+        .filter(pk=mail.reference, status=Entry.Status.CONFIRMED, checked_in_at__isnull=True)
+        .first()
+    )
+    png = checkin_png(entry) if entry is not None else None
+    return [("check-in.png", png, "image/png")] if png else []
+
+
+def attach_to_mail() -> None:
+    """Have the mails that confirm an entry carry its check-in code, for the door."""
+    for kind in (OutgoingMail.Kind.REGISTERED, OutgoingMail.Kind.PROMOTED):
+        outbox.register_attacher(kind, mail_attachments)
 
 
 def entry_pk_of(championship: Championship, code: str) -> int | None:

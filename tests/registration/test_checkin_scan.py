@@ -1,16 +1,20 @@
 """Check-in codes: the QR code on an entry's page opens the entry at the check-in desk."""
 
+import io
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import numpy as np
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.urls import reverse
+from PIL import Image
 
-from registration import checkin
+from registration import checkin, services
 from tests import factories
 from tests.control.test_cards import decode, rasterise, svg_modules
+from tests.registration.test_services import member
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +70,21 @@ def test_a_made_up_or_foreign_code_finds_nothing(client, desk):
         assert "not a check-in code of this championship" in answer.content.decode()
     page = client.get(f"{base}{entry.pk}:forged/", follow=True)
     assert "not a check-in code of this championship" in page.content.decode()
+
+
+def test_the_confirmation_mail_carries_the_check_in_code(
+    client, championship, django_capture_on_commit_callbacks, settings
+):
+    settings.SITE_URL = "https://puzzle.example.org"
+    individual = championship.categories.get(kind="individual")
+    with django_capture_on_commit_callbacks(execute=True):
+        entry = services.entry_register(
+            category=individual,
+            members=[member("Kari Nordmann")],
+            now=factories.START - timedelta(days=30),
+        )
+    (message,) = mail.outbox
+    ((name, content, mimetype),) = message.attachments
+    assert (name, mimetype) == ("check-in.png", "image/png")
+    pixels = np.array(Image.open(io.BytesIO(content)).convert("L"))
+    assert decode(pixels) == "https://puzzle.example.org" + checkin.checkin_path(entry)
