@@ -45,6 +45,7 @@ THROTTLED_VIEWS = {
     "registration:manage": "entry-manage",
     "registration:withdraw": "entry-manage",
     "registration:accept": "entry-manage",
+    "registration:judge_note": "entry-manage",
     "api:entry-own": "entry-manage",
     "api:entry-accept": "entry-manage",
     "api:entry-withdraw": "entry-manage",

@@ -99,6 +99,7 @@ def export_document(championship: Championship) -> dict:
             "walkover_at": _moment(entry.walkover_at, tz),
             "walkover_reason": entry.walkover_reason,
             "notes": entry.notes,
+            "judge_note": entry.judge_note,
             "answers": entry.answers,
         }
 

@@ -158,6 +158,7 @@ def _read_competition(
                     **_walkover(entry_raw, entry_path, tz),
                     **_deadlines(entry_raw, status, entry_path, tz),
                     "notes": _value(entry_raw, "notes", ""),
+                    "judge_note": _value(entry_raw, "judge_note", ""),
                     # Checked against the questions once every competition is read.
                     "answers": _value(entry_raw, "answers", {}),
                 },

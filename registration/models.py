@@ -262,6 +262,15 @@ class Entry(models.Model):
     )
     manage_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     notes = models.TextField(_("organiser's notes"), blank=True)
+    judge_note = models.CharField(
+        _("note for the judges"),
+        max_length=300,
+        blank=True,
+        help_text=_(
+            "Shown to the judges at the entry's table, never in public: e.g. “cannot call "
+            "TIME aloud: watches for a raised card”."
+        ),
+    )
     answers = models.JSONField(
         _("answers"),
         default=dict,

@@ -234,6 +234,20 @@ def promote(request, championship, pk):
 
 @require_POST
 @organiser_required
+def judge_note(request, championship, pk):
+    """Set the note the judges see at the entry's table (never public)."""
+    entry = _entry(championship, pk)
+
+    def action():
+        services.entry_set_judge_note(entry=entry, note=request.POST.get("judge_note", ""))
+        return _("The note for the judges of %(name)s is saved.") % {"name": entry.name}
+
+    _run(request, action)
+    return _after_action(request, championship)
+
+
+@require_POST
+@organiser_required
 def release(request, championship, pk):
     """Withdraw an entry whose payment deadline has passed unpaid; its place goes on."""
     entry = _entry(championship, pk)

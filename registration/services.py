@@ -521,6 +521,16 @@ def ranking_apply(*, category: Category, ranks: dict[int, int], clear_others: bo
     return len(ranks)
 
 
+def entry_set_judge_note(*, entry: Entry, note: str) -> Entry:
+    """Set the entry's note for the judges (the organiser's, or the entrant's own)."""
+    note = " ".join(note.split())
+    if len(note) > 300:
+        raise ValidationError({"judge_note": [_("At most %(count)s characters.") % {"count": 300}]})
+    entry.judge_note = note
+    entry.save(update_fields=["judge_note", "updated_at"])
+    return entry
+
+
 @transaction.atomic
 def entry_rotate_manage_link(*, entry: Entry) -> Entry:
     """Give an entry a new private manage link and send it; the old link stops working at once."""

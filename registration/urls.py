@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/entries/<str:token>/", views.manage, name="manage"),
     path("<slug:slug>/entries/<str:token>/withdraw/", views.withdraw, name="withdraw"),
     path("<slug:slug>/entries/<str:token>/accept/", views.accept, name="accept"),
+    path("<slug:slug>/entries/<str:token>/judge-note/", views.judge_note, name="judge_note"),
 ]
 
 # The organiser's entry tools.
@@ -27,6 +28,11 @@ urlpatterns += [
         "<slug:slug>/manage/entries/<int:pk>/promote/",
         organiser.promote,
         name="organiser_promote",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:pk>/judge-note/",
+        organiser.judge_note,
+        name="organiser_judge_note",
     ),
     path(
         "<slug:slug>/manage/entries/<int:pk>/release/",

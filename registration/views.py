@@ -273,6 +273,22 @@ def manage(request, slug, token):
 
 
 @require_POST
+def judge_note(request, slug, token):
+    """Set the entrant's own note for the judges at their table."""
+    entry = _entry_by_token(request, slug, token)
+    if entry.status == Entry.Status.WITHDRAWN:
+        messages.error(request, _("This entry was already withdrawn."))
+    else:
+        try:
+            services.entry_set_judge_note(entry=entry, note=request.POST.get("judge_note", ""))
+        except ValidationError as refused:
+            messages.error(request, " ".join(refused.messages))
+        else:
+            messages.success(request, _("Your note for the judges is saved."))
+    return redirect("registration:manage", slug=slug, token=token)
+
+
+@require_POST
 def accept(request, slug, token):
     """Accept the place offered to the entry, before the offer lapses."""
     entry = _entry_by_token(request, slug, token)
