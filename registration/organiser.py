@@ -585,7 +585,8 @@ def checkin_code(request, championship, code):
     context = _checkin_context(championship, row=row, scanned=True, query="")
     if request.GET.get("scanned"):
         return render(request, f"{CHECKIN}#checkin-scanned", context)
-    context["rows"] = selectors.checkin_rows(championship, "")
+    # The entry is on top: the list below does not show it twice.
+    context["rows"] = [r for r in selectors.checkin_rows(championship, "") if r.entry.pk != pk]
     return render(request, CHECKIN, context)
 
 

@@ -84,6 +84,11 @@
       credentials: "same-origin",
     });
     slot.innerHTML = await answer.text();
+    // The entry is on top now: the list below does not show it twice (one id, one row).
+    slot.querySelectorAll(".checkin-row[id]").forEach(function (row) {
+      const twin = document.querySelector("#checkin-results #" + CSS.escape(row.id));
+      if (twin) twin.remove();
+    });
     if (window.htmx) window.htmx.process(slot);
     say(answer.ok ? root.dataset.found : root.dataset.notOurs);
     return answer.ok;

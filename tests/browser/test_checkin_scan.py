@@ -83,6 +83,8 @@ def test_the_desk_scans_an_entrants_code_and_checks_them_in(
         page.get_by_role("button", name="Scan a check-in code").click()
         scanned = page.locator("#checkin-scanned-slot .checkin-row")
         expect(scanned).to_contain_text("Liten Ung")
+        # Once on the page: the list below no longer shows the scanned entry.
+        expect(page.get_by_text("Liten Ung", exact=True)).to_have_count(1)
         expect(scanned).to_contain_text("Accompanying adult required: Mor Ung")
         expect(scanned).to_contain_text("Unpaid")
         expect(page.locator("[data-scan-status]")).to_have_text("Found: check the entry in below.")
