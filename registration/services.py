@@ -524,6 +524,8 @@ def ranking_apply(*, category: Category, ranks: dict[int, int], clear_others: bo
 def entry_set_judge_note(*, entry: Entry, note: str) -> Entry:
     """Set the entry's note for the judges (the organiser's, or the entrant's own)."""
     note = " ".join(note.split())
+    if "\x00" in note:
+        raise ValidationError({"judge_note": [_("Null characters are not allowed.")]})
     if len(note) > 300:
         raise ValidationError({"judge_note": [_("At most %(count)s characters.") % {"count": 300}]})
     entry.judge_note = note

@@ -41,6 +41,8 @@ def test_the_entrant_sets_a_note_and_the_judge_sees_it_at_the_table(client, seat
     assert entry.judge_note == NOTE
     refused = client.post(url, {"judge_note": "x" * 301}, follow=True)
     assert "At most 300 characters." in refused.content.decode()
+    refused = client.post(url, {"judge_note": "a\x00b"}, follow=True)
+    assert "Null characters are not allowed." in refused.content.decode()
     entry.refresh_from_db()
     assert entry.judge_note == NOTE
     judge = factories.role(championship, ChampionshipRole.Role.JUDGE, username="judy")
