@@ -176,6 +176,8 @@ def parse_entries(
         for question in championship.questions.order_by("order", "id")
     }
     asked: dict[int, Question] = {}
+    # The questions each category asks, read once per category, not once per row.
+    asked_in: dict[int, list[Question]] = {}
     for position, raw in enumerate(header):
         question = by_text.get(" ".join(raw.split()).casefold())
         if question is not None and position not in columns:
@@ -241,7 +243,9 @@ def parse_entries(
                 )
             except ValidationError as error:
                 row.problems.extend(_service_problems(error, reported))
-            row.problems.extend(_answer_problems(row))
+            if row.category.pk not in asked_in:
+                asked_in[row.category.pk] = questions_for(row.category)
+            row.problems.extend(_answer_problems(row, asked_in[row.category.pk]))
             if rules.one_entry_per_person_per_category:
                 row.problems.extend(
                     _earlier_rows_problems(row, seen.setdefault(row.category.pk, identity.People()))
@@ -282,9 +286,9 @@ def _answers(asked: dict[int, Question], cells: list[str], row: ImportRow) -> di
     return answers
 
 
-def _answer_problems(row: ImportRow) -> list[str]:
-    """Return what the category's questions refuse of the row's answers."""
-    asked = {question.ref: question for question in questions_for(row.category)}
+def _answer_problems(row: ImportRow, questions: list[Question]) -> list[str]:
+    """Return what the category's ``questions`` refuse of the row's answers."""
+    asked = {question.ref: question for question in questions}
     answers = {ref: value for ref, value in row.answers.items() if ref in asked}
     row.answers = answers
     try:

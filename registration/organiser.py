@@ -1,4 +1,4 @@
-"""The organiser's entry tools: the entry list with its actions, CSV export and import, check-in.
+"""The organiser's entry tools: the entry list with its actions, CSV export and import.
 
 Every view is for the organisers of the championship (``organiser_required``).
 Writes go through ``registration.services``; a service's ``ValidationError``
@@ -30,14 +30,12 @@ from registration import (
     selectors,
     services,
 )
-from registration.checkin import entry_pk_of
 from registration.models import Entry
 from registration.questions import answers_shown, questions_for
 
 ENTRIES = "registration/organiser_entries.html"
 IMPORT = "registration/organiser_import.html"
 IMPORT_PREVIEW = "registration/organiser_import_preview.html"
-CHECKIN = "registration/organiser_checkin.html"
 
 IMPORT_DONE = gettext_lazy("This import was done already: nothing was imported again.")
 
@@ -192,7 +190,7 @@ def entries(request, championship):
     return render(request, template, context)
 
 
-def _entry(championship, pk) -> Entry:
+def entry_or_404(championship, pk) -> Entry:
     entry = selectors.entry_of(championship, pk)
     if entry is None:
         raise Http404(_("There is no such entry in this championship."))
@@ -222,7 +220,7 @@ def _run(request, action) -> None:
 @organiser_required
 def promote(request, championship, pk):
     """Confirm a waitlisted entry, even beyond the capacity."""
-    entry = _entry(championship, pk)
+    entry = entry_or_404(championship, pk)
 
     def action():
         services.entry_promote(entry=entry)
@@ -236,7 +234,7 @@ def promote(request, championship, pk):
 @organiser_required
 def judge_note(request, championship, pk):
     """Set the note the judges see at the entry's table (never public)."""
-    entry = _entry(championship, pk)
+    entry = entry_or_404(championship, pk)
 
     def action():
         services.entry_set_judge_note(entry=entry, note=request.POST.get("judge_note", ""))
@@ -250,7 +248,7 @@ def judge_note(request, championship, pk):
 @organiser_required
 def release(request, championship, pk):
     """Withdraw an entry whose payment deadline has passed unpaid; its place goes on."""
-    entry = _entry(championship, pk)
+    entry = entry_or_404(championship, pk)
 
     def action():
         deadlines.entry_release_unpaid(entry=entry)
@@ -264,7 +262,7 @@ def release(request, championship, pk):
 @organiser_required
 def payment(request, championship, pk):
     """Record an entry's payment status and reference."""
-    entry = _entry(championship, pk)
+    entry = entry_or_404(championship, pk)
     form = PaymentForm(request.POST)
 
     def action():
@@ -288,7 +286,7 @@ def payment(request, championship, pk):
 @organiser_required
 def withdraw(request, championship, pk):
     """Withdraw an entry; a freed place goes to the first on the waiting list."""
-    entry = _entry(championship, pk)
+    entry = entry_or_404(championship, pk)
 
     def action():
         if request.POST.get("confirm") != "yes":
@@ -311,7 +309,7 @@ def withdraw(request, championship, pk):
 @organiser_required
 def walkover(request, championship, pk):
     """Mark a confirmed entry as a walk-over with a reason, or take the walk-over back."""
-    entry = _entry(championship, pk)
+    entry = entry_or_404(championship, pk)
     form = WalkoverForm(request.POST)
     undo = request.POST.get("undo") == "1"
 
@@ -331,7 +329,7 @@ def walkover(request, championship, pk):
 @organiser_required
 def new_link(request, championship, pk):
     """Give an entry a new private manage link (e.g. a forwarded e-mail); the old one stops."""
-    entry = _entry(championship, pk)
+    entry = entry_or_404(championship, pk)
 
     def action():
         rotated = services.entry_rotate_manage_link(entry=entry)
@@ -545,77 +543,3 @@ def import_preview(request, championship, token):
             "expected": preview.expected_counts,
         },
     )
-
-
-# Check-in -------------------------------------------------------------------------------------
-
-
-def _checkin_context(championship, **extra) -> dict:
-    return {"counts": list(selectors.checkin_counts(championship)), **extra}
-
-
-@require_GET
-@organiser_required
-def checkin(request, championship):
-    """Find an entry at the check-in desk and check it in, from a phone."""
-    query = request.GET.get("q", "").strip()[:100]
-    context = _checkin_context(
-        championship, rows=selectors.checkin_rows(championship, query), query=query
-    )
-    template = f"{CHECKIN}#checkin-search" if request.htmx else CHECKIN
-    return render(request, template, context)
-
-
-@require_GET
-@organiser_required
-def checkin_code(request, championship, code):
-    """Show the entry a scanned check-in code names, to check it in with one tap.
-
-    The check-in page's scanner asks for the entry alone (``?scanned=1``); a phone's
-    camera app opens the whole page with the entry on top.
-    """
-    pk = entry_pk_of(championship, code)
-    row = selectors.entry_row(championship, pk) if pk is not None else None
-    if row is None:
-        error = _("This code is not a check-in code of this championship.")
-        if request.GET.get("scanned"):
-            return render(request, f"{CHECKIN}#checkin-unknown", {"error": error}, status=404)
-        messages.error(request, error)
-        return redirect("registration:organiser_checkin", slug=championship.slug)
-    context = _checkin_context(championship, row=row, scanned=True, query="")
-    if request.GET.get("scanned"):
-        return render(request, f"{CHECKIN}#checkin-scanned", context)
-    # The entry is on top: the list below does not show it twice.
-    context["rows"] = [r for r in selectors.checkin_rows(championship, "") if r.entry.pk != pk]
-    return render(request, CHECKIN, context)
-
-
-@require_POST
-@organiser_required
-def checkin_entry(request, championship, pk):
-    """Check an entry in (or take the check-in back)."""
-    entry = _entry(championship, pk)
-    undo = request.POST.get("undo") == "1"
-    error = ""
-    try:
-        services.entry_check_in(entry=entry, undo=undo)
-    except ValidationError as refused:
-        error = " ".join(refused.messages)
-    if request.htmx:
-        context = _checkin_context(
-            championship,
-            row=selectors.entry_row(championship, entry.pk),
-            error=error,
-            query=request.POST.get("q", ""),
-        )
-        return render(request, f"{CHECKIN}#checkin-answer", context)
-    if error:
-        messages.error(request, error)
-    elif undo:
-        message = _("The check-in of %(name)s is taken back.") % {"name": entry.name}
-        messages.success(request, message)
-    else:
-        messages.success(request, _("%(name)s is checked in.") % {"name": entry.name})
-    path = reverse("registration:organiser_checkin", kwargs={"slug": championship.slug})
-    query = request.POST.get("q", "").strip()[:100]
-    return redirect(f"{path}?{urlencode({'q': query})}" if query else path)

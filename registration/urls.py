@@ -1,6 +1,6 @@
 from django.urls import path
 
-from registration import organiser, organiser_questions, views
+from registration import organiser, organiser_checkin, organiser_questions, views
 
 app_name = "registration"
 
@@ -59,7 +59,7 @@ urlpatterns += [
         organiser.new_link,
         name="organiser_new_link",
     ),
-    path("<slug:slug>/manage/checkin/", organiser.checkin, name="organiser_checkin"),
+    path("<slug:slug>/manage/checkin/", organiser_checkin.checkin, name="organiser_checkin"),
     path(
         "<slug:slug>/manage/questions/",
         organiser_questions.questions,
@@ -72,12 +72,12 @@ urlpatterns += [
     ),
     path(
         "<slug:slug>/manage/checkin/code/<str:code>/",
-        organiser.checkin_code,
+        organiser_checkin.checkin_code,
         name="organiser_checkin_code",
     ),
     path(
         "<slug:slug>/manage/checkin/<int:pk>/",
-        organiser.checkin_entry,
+        organiser_checkin.checkin_entry,
         name="organiser_checkin_entry",
     ),
 ]

@@ -1,10 +1,7 @@
-import signal
-import time
-
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
 
 from championship import outbox
+from championship.worker import run_every
 
 # The sign-in link's mail is finished by staff_links (it fills in the link's secret).
 from championship import staff_links  # noqa: F401  isort: skip
@@ -35,20 +32,11 @@ class Command(BaseCommand):
         if not loop:
             self._report(outbox.send_due(limit=limit), options["verbosity"])
             return
-        stopping = []
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stopping.append(True))
-        while not stopping:
-            close_old_connections()
-            try:
-                self._report(outbox.send_due(limit=limit), options["verbosity"])
-            except Exception as error:
-                # The database went away, say: the worker keeps going and tries again.
-                self.stderr.write(f"Outbox: {type(error).__name__}: {error}")
-            slept = 0.0
-            while slept < interval and not stopping:
-                time.sleep(min(1.0, interval - slept))
-                slept += 1.0
+        run_every(
+            interval,
+            lambda: self._report(outbox.send_due(limit=limit), options["verbosity"]),
+            lambda error: self.stderr.write(f"Outbox: {error}"),
+        )
 
     def _report(self, run: outbox.Run, verbosity: int) -> None:
         if run.sent or run.failed or run.cancelled or verbosity > 1:

@@ -1,9 +1,6 @@
-import signal
-import time
-
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
 
+from championship.worker import run_every
 from registration.deadlines import Done, deadlines_run
 
 
@@ -29,20 +26,11 @@ class Command(BaseCommand):
         if not loop:
             self._report(deadlines_run(), options["verbosity"])
             return
-        stopping = []
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stopping.append(True))
-        while not stopping:
-            close_old_connections()
-            try:
-                self._report(deadlines_run(), options["verbosity"])
-            except Exception as error:
-                # The database went away, say: the worker keeps going and tries again.
-                self.stderr.write(f"Deadlines: {type(error).__name__}: {error}")
-            slept = 0.0
-            while slept < interval and not stopping:
-                time.sleep(min(1.0, interval - slept))
-                slept += 1.0
+        run_every(
+            interval,
+            lambda: self._report(deadlines_run(), options["verbosity"]),
+            lambda error: self.stderr.write(f"Deadlines: {error}"),
+        )
 
     def _report(self, done: Done, verbosity: int) -> None:
         if done.offers_lapsed or done.reminded or done.released or verbosity > 1:
