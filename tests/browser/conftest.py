@@ -52,10 +52,29 @@ def chromium(playwright):
         context.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_of_one_test(request):
+    """Each test starts with no cookies and leaves no page behind.
+
+    The browser is shared by the tests of a worker. A page a test opened and left open
+    keeps polling; its next request, made without the cookies the next test cleared,
+    would be handed a new CSRF cookie and make the next test's forms fail.
+    """
+    if "chromium" not in request.fixturenames:
+        yield
+        return
+    chromium = request.getfixturevalue("chromium")
+    for leftover in chromium.pages:
+        leftover.close()
+    chromium.clear_cookies()
+    yield
+    for opened in chromium.pages:
+        opened.close()
+
+
 @pytest.fixture
 def page(chromium, live_server):
-    """A fresh page at desktop size; the cookies of earlier tests are cleared."""
-    chromium.clear_cookies()
+    """A fresh page at desktop size."""
     page = chromium.new_page()
     page.set_default_timeout(10_000)
     yield page
