@@ -124,9 +124,19 @@ def texts(pdf: bytes) -> list[str]:
     return [text_of(page) for page in pages(pdf)]
 
 
-def qr_of(page, dpi: int = 200) -> str:
-    image = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
-    return decode(np.array(image))
+def qr_of(page, dpis: tuple[int, ...] = (200, 300, 150)) -> str:
+    """Return what the page's QR code reads, rendered as a printer or a camera would see it.
+
+    OpenCV's detectors now and then miss a perfect code at one resolution (the
+    code's content, an entry's random id, changes from run to run); another
+    resolution reads it. A code that is not there reads nothing at any.
+    """
+    for dpi in dpis:
+        image = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+        text = decode(np.array(image))
+        if text:
+            return text
+    return ""
 
 
 def size_of(page) -> tuple[int, int]:
