@@ -409,7 +409,17 @@ class CaptureResultSerializer(serializers.Serializer):
     time = serializers.CharField(allow_null=True)
     final_seconds = serializers.IntegerField(allow_null=True)
     penalty_seconds = serializers.IntegerField()
-    counted_pieces = serializers.IntegerField(allow_null=True)
+    counted_pieces = serializers.IntegerField(
+        allow_null=True,
+        help_text="Null until the count is final: with two judges counting, until `agreed` or "
+        "`decided`.",
+    )
+    count_state = serializers.ChoiceField(
+        choices=[("", "no piece count"), *Result.CountState.choices],
+        help_text="Where the piece count at time-up stands: `single` (one judge counts), "
+        "`awaiting_second`, `agreed`, `disputed` (the head judge decides) or `decided` (by a "
+        "head judge's correction); empty without a count.",
+    )
     place = serializers.IntegerField(
         allow_null=True,
         help_text=(

@@ -101,6 +101,8 @@ SM = Preset(
     # Svenska Pusselförbundet's practice: the creator changes a pair or team until two
     # weeks before.
     member_changes_days_before=14,
+    # The piece counts decide every place below the finishers: two judges count them.
+    second_count=True,
     rules=Ruleset(
         eligibility="citizenship",
         eligibility_region="",
@@ -149,6 +151,7 @@ DM = Preset(
     currency="DKK",
     language="da",
     timezone="Europe/Copenhagen",
+    second_count=True,
     rules=Ruleset(
         eligibility="everyone",
         eligibility_region="",

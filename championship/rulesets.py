@@ -167,6 +167,8 @@ class Preset:
     # Pairs and teams may change members until this many days before the start (None:
     # until registration closes). Not a rule of the rulebook: the federation's practice.
     member_changes_days_before: int | None = None
+    # Two judges count an unfinished puzzle at time-up (``Championship.second_count``).
+    second_count: bool = False
 
 
 def gettext_noop(message: str) -> str:

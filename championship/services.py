@@ -167,6 +167,7 @@ def championship_set_up(
         currency=currency or chosen.currency,
         language=language or chosen.language,
         member_changes_days_before=chosen.member_changes_days_before,
+        second_count=chosen.second_count,
     )
     championship.full_clean()
     championship.save()
@@ -291,15 +292,32 @@ def rounds_create_for_stages(*, category: Category, stages: tuple[str, ...]) -> 
     return created
 
 
+def _table_group(group: str) -> str:
+    """Return a table's group as stored: without surrounding spaces, at most 50 characters."""
+    group = group.strip()
+    if len(group) > Table._meta.get_field("group").max_length:
+        raise ValidationError({"group": _("A group's name has at most 50 characters.")})
+    return group
+
+
 @transaction.atomic
 def tables_create(
-    *, championship: Championship, count: int, seats: int = 1, first_number: int | None = None
+    *,
+    championship: Championship,
+    count: int,
+    seats: int = 1,
+    first_number: int | None = None,
+    group: str = "",
 ) -> list[Table]:
-    """Add ``count`` numbered tables after the championship's last one, each with a new token."""
+    """Add ``count`` numbered tables after the championship's last one, each with a new token.
+
+    ``group``: where the new tables stand (``Table.group``), empty for none.
+    """
     if count < 1:
         raise ValidationError({"count": _("Add at least one table.")})
     if seats not in (1, 2):
         raise ValidationError({"seats": _("A table seats one or two entrants.")})
+    group = _table_group(group)
     # Locked, so that two organisers adding tables at once number them one after the other.
     Championship.objects.select_for_update().get(pk=championship.pk)
     if first_number is None:
@@ -312,7 +330,7 @@ def tables_create(
             {"first_number": [_("Table %(number)s exists already.") % {"number": min(taken)}]}
         )
     tables = [
-        Table(championship=championship, number=number, seats=seats)
+        Table(championship=championship, number=number, seats=seats, group=group)
         for number in range(first_number, first_number + count)
     ]
     return Table.objects.bulk_create(tables)
@@ -328,8 +346,15 @@ def role_grant(*, championship: Championship, user, role: str) -> ChampionshipRo
 
 
 @transaction.atomic
-def table_update(*, table: Table, label: str, seats: int, reserved_for_guests: bool) -> Table:
-    """Change a table's label, seats and guest reservation.
+def table_update(
+    *,
+    table: Table,
+    label: str,
+    seats: int,
+    reserved_for_guests: bool,
+    group: str | None = None,
+) -> Table:
+    """Change a table's label, seats, guest reservation and (unless ``None``) group.
 
     A table cannot go down to one seat while an entry sits at its second seat
     in a heat where time is not yet up.
@@ -343,9 +368,30 @@ def table_update(*, table: Table, label: str, seats: int, reserved_for_guests: b
             {"seats": _("An entry sits at this table's second seat: move it first.")}
         )
     locked.label, locked.seats, locked.reserved_for_guests = label, seats, reserved_for_guests
+    fields = ["label", "seats", "reserved_for_guests"]
+    if group is not None:
+        locked.group = _table_group(group)
+        fields.append("group")
     locked.full_clean()
-    locked.save(update_fields=["label", "seats", "reserved_for_guests"])
+    locked.save(update_fields=fields)
     return locked
+
+
+@transaction.atomic
+def tables_set_group(*, championship: Championship, first: int, last: int, group: str) -> int:
+    """Put the tables numbered ``first`` to ``last`` in ``group`` (empty: in none).
+
+    Return how many tables there are in that range; numbers without a table are
+    passed over.
+    """
+    if first < 1 or last < first:
+        raise ValidationError(
+            {"last": _("Give the first table's number, then a number not below it.")}
+        )
+    group = _table_group(group)
+    return Table.objects.filter(championship=championship, number__range=(first, last)).update(
+        group=group
+    )
 
 
 # Organisers -------------------------------------------------------------------------------
@@ -424,6 +470,7 @@ CHAMPIONSHIP_EDITABLE = (
     "offer_hours",
     "payment_hours",
     "release_unpaid",
+    "second_count",
     "is_public",
     "mail_seating",
     "mail_advanced",

@@ -68,6 +68,7 @@ class ChampionshipAdmin(ScopedModelAdmin):
                     "offer_hours",
                     "payment_hours",
                     "release_unpaid",
+                    "second_count",
                 )
             },
         ),

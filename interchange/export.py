@@ -183,6 +183,7 @@ def export_document(championship: Championship) -> dict:
             "offer_hours": championship.offer_hours,
             "payment_hours": championship.payment_hours,
             "release_unpaid": championship.release_unpaid,
+            "second_count": championship.second_count,
             **{name: getattr(championship, name) for name in MAIL_FLAGS},
             "language": championship.language,
             "venue": championship.venue,
@@ -197,6 +198,7 @@ def export_document(championship: Championship) -> dict:
                 "seats": t.seats,
                 "token": t.token,
                 "reserved_for_guests": t.reserved_for_guests,
+                "group": t.group,
             }
             for t in tables
         ],

@@ -15,6 +15,7 @@ class _Table:
     seats: int
     token: str | None
     reserved_for_guests: bool = False
+    group: str = ""
 
 
 @dataclass

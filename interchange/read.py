@@ -216,6 +216,7 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         # null is a value here too: no payment deadline.
         "payment_hours": section.get("payment_hours"),
         "release_unpaid": _value(section, "release_unpaid", False),
+        "second_count": _value(section, "second_count", preset.second_count),
         **{name: _value(section, name, True) for name in MAIL_FLAGS},
     }
     return fields, preset, rules
@@ -306,6 +307,7 @@ def _read_tables(data: dict) -> list[_Table]:
                 _value(raw, "seats", 1),
                 token,
                 _value(raw, "reserved_for_guests", False),
+                _value(raw, "group", ""),
             )
         )
     return tables

@@ -79,6 +79,7 @@ def _write(plan: _Plan, *, replace: bool) -> Championship:
                 seats=table.seats,
                 token=table.token or new_token(),
                 reserved_for_guests=table.reserved_for_guests,
+                group=table.group,
             )
             for table in plan.tables
         )

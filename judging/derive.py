@@ -20,11 +20,20 @@ from judging.capture_kinds import (
     Kind,
 )
 from judging.models import Capture
-from results.models import Result
+from results.models import CountState, Result
 
 IMPORTED = object()
 TIME_UP_CHANGE = gettext_lazy(
     "Time is up: a recorded result changes only by a head judge's correction, with a reason."
+)
+COUNT_AWAITED = gettext_lazy(
+    "The count is not final yet: a second judge counts the pieces first, without seeing it."
+)
+COUNTS_DIFFER = gettext_lazy(
+    "The two judges' counts differ: the head judge decides the count, with a reason."
+)
+COUNT_AGREED = gettext_lazy(
+    "Two judges counted the same: only a head judge's correction, with a reason, changes it."
 )
 
 
@@ -97,12 +106,22 @@ def check_against_result(
         raise CaptureConflict(
             _("The result is confirmed: only a head judge can correct it, with a reason.")
         )
+    count = result.count_state
+    if kind == Kind.CONFIRM and count == CountState.AWAITING_SECOND:
+        raise CaptureConflict(COUNT_AWAITED)
+    if kind in (Kind.CONFIRM, Kind.PIECES) and count == CountState.DISPUTED:
+        raise CaptureConflict(COUNTS_DIFFER)
+    if kind == Kind.PIECES and count == CountState.AGREED:
+        raise CaptureConflict(COUNT_AGREED)
     if kind == Kind.CONFIRM:
         if not recorded:
             raise ValidationError({"kind": [_("There is no time or piece count to confirm.")]})
         return
     if result.status in (Result.Status.DNS, Result.Status.DSQ):
         raise CaptureConflict(_("The entry did not start or is disqualified."))
+    if kind == Kind.PIECES and count == CountState.AWAITING_SECOND:
+        # The first judge may recount; any other judge's count is the second count.
+        return
     if not recorded:
         return
     recorder = _recorder(result)
@@ -153,7 +172,23 @@ def _baseline(result: Result) -> tuple[str, datetime | None, dict]:
     )
 
 
-def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> Result:
+def _two_counts(counts: dict[int, int]) -> tuple[int | None, str]:
+    """Return the pieces placed and the count's state from each judge's latest count.
+
+    The first two judges who counted decide: the same count is final, different
+    counts wait for the head judge; one count waits for a second.
+    """
+    first_two = list(counts.values())[:2]
+    if len(first_two) < 2:
+        return None, CountState.AWAITING_SECOND
+    if first_two[0] == first_two[1]:
+        return first_two[0], CountState.AGREED
+    return None, CountState.DISPUTED
+
+
+def result_derive(
+    result: Result, pieces: int, *, seat: Seat | None = None, second_count: bool = False
+) -> Result:
     """Set a result's inputs from its captures, in the order they were received.
 
     The captures apply to what an import gave the result (a restored
@@ -161,6 +196,11 @@ def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> R
     entry's start as it is now: when a later start of its own is set after the
     tap (the taped bag), the time follows it. ``seat`` is the entry's seat in the
     round, with its heat, when the caller has it at hand.
+
+    With ``second_count`` (``Championship.second_count``) a piece count at
+    time-up is not an input until a second judge counted the same
+    (``agreed``), or a head judge's correction gave the count (``decided``):
+    until then the result has no pieces placed, and no place.
     """
     captures = Capture.objects.filter(round=result.round_id, entry=result.entry_id).order_by(
         "received_at", "id"
@@ -172,6 +212,8 @@ def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> R
             .first()
         )
     status, confirmed_at, fields = _baseline(result)
+    count_state = CountState.SINGLE if fields["pieces_placed"] is not None else ""
+    counts: dict[int, int] = {}  # each judge's latest count, in the order they first counted
     for capture in captures:
         kind = capture.kind
         if kind == Kind.FINISH:
@@ -193,12 +235,18 @@ def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> R
                 pieces_placed=None,
                 incorrect=False,
             )
+            counts, count_state = {}, ""
         elif kind in (Kind.PIECES, Kind.INCORRECT):
             placed = (
                 capture.pieces_placed
                 if capture.pieces_placed is not None
                 else pieces - capture.pieces_remaining
             )
+            if kind == Kind.PIECES and second_count:
+                counts[capture.judge_id] = placed
+                placed, count_state = _two_counts(counts)
+            else:
+                counts, count_state = {}, CountState.SINGLE
             fields["pieces_placed"] = placed
             if kind == Kind.INCORRECT:
                 # "TIME" declared with misplaced pieces: the time stays on record and the
@@ -231,11 +279,17 @@ def result_derive(result: Result, pieces: int, *, seat: Seat | None = None) -> R
                     if capture.pieces_placed is not None
                     else pieces - capture.pieces_remaining
                 )
+                # The head judge's count is final, whatever the judges counted.
+                counts, count_state = {}, CountState.DECIDED
             confirmed_at = confirmed_at or capture.received_at
     if status == Result.Status.FINISHED and fields["time_ms"] is None:
         has_count = fields["pieces_placed"] is not None
         status = Result.Status.UNFINISHED if has_count else Result.Status.PENDING
+    waiting = (CountState.AWAITING_SECOND, CountState.DISPUTED)
+    if status != Result.Status.UNFINISHED and count_state in waiting:
+        count_state = ""  # a finish or a no-show after all: no count waits
     result.status, result.confirmed_at = status, confirmed_at
+    result.count_state = count_state
     for name, value in fields.items():
         setattr(result, name, value)
     return result

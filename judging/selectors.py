@@ -9,9 +9,12 @@ current heat
     to record), or for a head judge (who may still correct).
 step
     Where a judge is with one entry: ``waiting`` (the heat has not started),
-    ``puzzling`` (the TIME button), ``timeup`` (piece counts to record),
-    ``review`` (a time or count to show the entrant and confirm),
-    ``confirmed``, or ``out`` (did not start, disqualified).
+    ``puzzling`` (the TIME button), ``timeup`` (piece counts to record; also
+    the second count, for every judge but the first counter), ``counted``
+    (the first counter waits for the second count), ``disputed`` (the two
+    counts differ: the head judge decides), ``review`` (a time or count to
+    show the entrant and confirm), ``confirmed``, or ``out`` (did not start,
+    disqualified).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from championship.models import Heat, Round, Seat, Table
 from championship.tokens import is_token
 from judging.models import Capture
 from registration.models import Entry
-from results.models import Result
+from results.models import CountState, Result
 from results.services import standings_ensure
 
 WAITING = "waiting"
@@ -37,6 +40,8 @@ TIMEUP = "timeup"
 REVIEW = "review"
 CONFIRMED = "confirmed"
 OUT = "out"
+COUNTED = "counted"
+DISPUTED = "disputed"
 
 
 def epoch_ms(instant: datetime | None) -> int | None:
@@ -61,8 +66,19 @@ def seat_time_is_up(seat: Seat, now: datetime) -> bool:
     return time_up is not None and now >= time_up
 
 
-def step_of(seat: Seat, result: Result | None, now: datetime) -> str:
-    """Return which screen a judge starts on for a seated entry."""
+def step_of(
+    seat: Seat,
+    result: Result | None,
+    now: datetime,
+    *,
+    judge=None,
+    last_count: Capture | None = None,
+) -> str:
+    """Return which screen ``judge`` starts on for a seated entry.
+
+    ``last_count`` is the latest piece count at time-up of the entry: while
+    it waits for a second count, its judge waits and every other judge counts.
+    """
     if seat.heat.started_at is None:
         return WAITING
     status = result.status if result is not None else Result.Status.PENDING
@@ -70,7 +86,14 @@ def step_of(seat: Seat, result: Result | None, now: datetime) -> str:
         return OUT
     if status == Result.Status.PENDING:
         return TIMEUP if seat_time_is_up(seat, now) else PUZZLING
-    return CONFIRMED if result.confirmed_at is not None else REVIEW
+    if result.confirmed_at is not None:
+        return CONFIRMED
+    if result.count_state == CountState.AWAITING_SECOND:
+        counter = last_count.judge_id if last_count is not None else None
+        return COUNTED if judge is not None and counter == judge.pk else TIMEUP
+    if result.count_state == CountState.DISPUTED:
+        return DISPUTED
+    return REVIEW
 
 
 @dataclass(frozen=True)
@@ -83,6 +106,8 @@ class SeatAtTable:
     result: Result | None
     finish: Capture | None
     step: str
+    # The latest piece count at time-up, shown back only to the judge who made it.
+    last_count: Capture | None = None
 
     @property
     def entry(self):
@@ -96,6 +121,19 @@ class SeatAtTable:
     def own_start(self) -> bool:
         """Return whether the entry has a later start of its own."""
         return self.seat.own_start
+
+    @property
+    def own_count(self) -> int | None:
+        """Return the pieces placed by the judge's own count while it waits for a second one.
+
+        Only the judge who counted is at the ``counted`` step (``step_of``).
+        """
+        count = self.last_count
+        if self.step != COUNTED or count is None:
+            return None
+        if count.pieces_placed is not None:
+            return count.pieces_placed
+        return self.seat.heat.round.category.pieces - count.pieces_remaining
 
     def state(self, user) -> dict:
         """Return what the judge's phone needs to know of this entry, JSON-ready."""
@@ -112,6 +150,8 @@ class SeatAtTable:
             "limitMs": heat.round.time_limit_ms,
             "timeUpMs": epoch_ms(self.seat.time_up_at),
             "step": self.step,
+            "countState": result.count_state if result is not None else "",
+            "ownCount": self.own_count,
             "result": result_state(result),
             "statusLabel": None if result is None else str(result.get_status_display()),
             "finish": None
@@ -150,6 +190,7 @@ def result_state(result: Result | None) -> dict | None:
         "incorrect": result.incorrect,
         "outcome": result.outcome,
         "confirmed": result.confirmed_at is not None,
+        "count_state": result.count_state,
     }
 
 
@@ -179,8 +220,14 @@ def _label(seat: Seat) -> str:
     return ""
 
 
-def table_screen(table: Table, *, now: datetime, head_judge: bool = False) -> TableScreen:
-    """Return the entries at a table in its current heats, and its next scheduled heat."""
+def table_screen(
+    table: Table, *, now: datetime, head_judge: bool = False, judge=None
+) -> TableScreen:
+    """Return the entries at a table in its current heats, and its next scheduled heat.
+
+    Each entry's step is ``judge``'s: a count waiting for a second one is
+    counted again by every judge but its own.
+    """
     order = ("heat__round__category__order", "heat__round__order", "heat__order", "position")
     current = list(_seats(table).filter(heat__state=Heat.State.RUNNING).order_by(*order))
     if not current:
@@ -206,17 +253,19 @@ def table_screen(table: Table, *, now: datetime, head_judge: bool = False) -> Ta
             entry__in=[s.entry_id for s in current], round__in={s.round_id for s in current}
         )
     }
-    finishes = {}
+    finishes, counts = {}, {}
     for capture in (
         Capture.objects.filter(
-            kind=Capture.Kind.FINISH,
+            kind__in=(Capture.Kind.FINISH, Capture.Kind.PIECES),
             entry__in=[s.entry_id for s in current],
             round__in={s.round_id for s in current},
         )
         .select_related("judge")
         .order_by("received_at", "id")
     ):
-        finishes[(capture.round_id, capture.entry_id)] = capture  # the latest one wins
+        # The latest one of each kind wins.
+        latest = finishes if capture.kind == Capture.Kind.FINISH else counts
+        latest[(capture.round_id, capture.entry_id)] = capture
     seats = []
     for seat in current:
         key = (seat.round_id, seat.entry_id)
@@ -228,7 +277,8 @@ def table_screen(table: Table, *, now: datetime, head_judge: bool = False) -> Ta
                 start=seat.start,
                 result=result,
                 finish=finishes.get(key),
-                step=step_of(seat, result, now),
+                step=step_of(seat, result, now, judge=judge, last_count=counts.get(key)),
+                last_count=counts.get(key),
             )
         )
     next_heat, next_seats = None, []
@@ -405,13 +455,57 @@ def capture_values(capture: Capture) -> list[str]:
 
 @dataclass(frozen=True)
 class CaptureLine:
-    """A capture as the dashboard lists it."""
+    """A capture as the dashboard lists it.
+
+    A piece count that waits for a second count is not shown: the head judge
+    may be the one who counts second.
+    """
 
     capture: Capture
+    hidden: bool = False
 
     @property
     def values(self) -> str:
+        if self.hidden:
+            return _("counted; shown after the second count")
         return ", ".join(str(value) for value in capture_values(self.capture))
+
+
+@dataclass(frozen=True)
+class JudgeCount:
+    judge: str
+    placed: int
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """An entry whose two piece counts differ, for the head judge to decide."""
+
+    row: DashboardRow
+    counts: list[JudgeCount]
+
+
+def judges_counts(captures: list[Capture], pieces: int) -> list[JudgeCount]:
+    """Return each judge's latest piece count of one entry, in the order they first counted.
+
+    As ``judging.derive.result_derive`` reads them: a finish or a head judge's
+    count starts the counting anew.
+    """
+    counts: dict[int, JudgeCount] = {}
+    for capture in captures:
+        if capture.kind == Capture.Kind.FINISH or (
+            capture.kind == Capture.Kind.CORRECTION
+            and (capture.pieces_placed is not None or capture.pieces_remaining is not None)
+        ):
+            counts = {}
+        elif capture.kind == Capture.Kind.PIECES:
+            placed = (
+                capture.pieces_placed
+                if capture.pieces_placed is not None
+                else pieces - capture.pieces_remaining
+            )
+            counts[capture.judge_id] = JudgeCount(capture.judge.get_username(), placed)
+    return list(counts.values())
 
 
 @dataclass(frozen=True)
@@ -426,6 +520,14 @@ class HeatBoard:
     out: int
     counts_missing: int
     waiting: int = 0
+    # The piece counts at time-up: final, waiting for a second count, different.
+    counted: int = 0
+    second_awaited: int = 0
+    disputed: int = 0
+
+    @property
+    def counting(self) -> bool:
+        return bool(self.counted or self.second_awaited or self.disputed)
 
     @property
     def time_up(self) -> bool:
@@ -446,6 +548,7 @@ class Dashboard:
     round: Round
     heats: list[HeatBoard]
     captures: list[CaptureLine]
+    disputes: list[Dispute] = field(default_factory=list)
     late: list[LateArrival] = field(default_factory=list)
     late_minutes: int | None = None
     corrections_closed: bool = False
@@ -483,8 +586,11 @@ def late_arrivals(
 def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
     rows = [DashboardRow(seat=seat, result=results.get(seat.entry_id)) for seat in seats]
     confirmed = awaiting = puzzling = out = waiting = 0
+    count_states = dict.fromkeys(CountState, 0)
     for row in rows:
         status = row.result.status if row.result else Result.Status.PENDING
+        if status == Result.Status.UNFINISHED and row.result.count_state:
+            count_states[row.result.count_state] += 1
         if status in (Result.Status.DNS, Result.Status.DSQ):
             out += 1
         elif row.waiting:
@@ -493,8 +599,8 @@ def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
             puzzling += 1
         elif row.result.confirmed_at is not None:
             confirmed += 1
-        else:
-            awaiting += 1
+        elif row.result.count_state not in (CountState.AWAITING_SECOND, CountState.DISPUTED):
+            awaiting += 1  # a count not final yet is counted below, not shown to the entrant
     time_up = heat.state in (Heat.State.TIME_UP, Heat.State.CLOSED)
     return HeatBoard(
         heat=heat,
@@ -505,6 +611,11 @@ def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
         out=out,
         counts_missing=puzzling if time_up else 0,
         waiting=waiting,
+        counted=count_states[CountState.SINGLE]
+        + count_states[CountState.AGREED]
+        + count_states[CountState.DECIDED],
+        second_awaited=count_states[CountState.AWAITING_SECOND],
+        disputed=count_states[CountState.DISPUTED],
     )
 
 
@@ -522,17 +633,41 @@ def round_dashboard(round_: Round, *, now: datetime) -> Dashboard:
         by_heat.setdefault(seat.heat_id, []).append(seat)
     heats = list(round_.heats.order_by("order", "key"))
     boards = [_heat_board(heat, by_heat.get(heat.pk, []), results) for heat in heats]
-    captures = [
-        CaptureLine(capture)
-        for capture in Capture.objects.filter(round=round_)
+    trail = list(
+        Capture.objects.filter(round=round_)
         .select_related("judge", "entry", "heat")
         .order_by("received_at", "id")
+    )
+    awaited = {
+        entry
+        for entry, result in results.items()
+        if result.count_state == CountState.AWAITING_SECOND
+    }
+    captures = [
+        CaptureLine(
+            capture,
+            hidden=capture.kind == Capture.Kind.PIECES and capture.entry_id in awaited,
+        )
+        for capture in trail
     ]
-    recorded = {line.capture.entry_id for line in captures}
+    recorded = {capture.entry_id for capture in trail}
+    pieces = round_.category.pieces
+    by_entry: dict[int, list[Capture]] = {}
+    for capture in trail:
+        by_entry.setdefault(capture.entry_id, []).append(capture)
+    disputes = [
+        Dispute(row=row, counts=judges_counts(by_entry.get(row.seat.entry_id, []), pieces))
+        for board in boards
+        for row in board.rows
+        if row.result is not None
+        and row.result.status == Result.Status.UNFINISHED
+        and row.result.count_state == CountState.DISPUTED
+    ]
     return Dashboard(
         round=round_,
         heats=boards,
         captures=captures,
+        disputes=disputes,
         late=late_arrivals(round_, seats, results, recorded, now),
         late_minutes=round_.championship.rules.late_arrival_disqualify_minutes,
         corrections_closed=later_round_seated(round_),

@@ -262,7 +262,7 @@ def capture_record(
                 **({"status": data.status} if data.status else {}),
             },
         )
-        result_derive(result, pieces, seat=seat)
+        result_derive(result, pieces, seat=seat, second_count=championship.second_count)
         try:
             outcome_derive(result, rules, pieces, limit_ms=limit)
         except timing.AttemptError as error:
@@ -355,6 +355,11 @@ def _rederive(seat: Seat) -> None:
     if result is None:
         return
     if Capture.objects.filter(round_id=seat.round_id, entry_id=seat.entry_id).exists():
-        result_derive(result, seat.round.category.pieces)
+        round_ = seat.round
+        result_derive(
+            result,
+            round_.category.pieces,
+            second_count=round_.category.championship.second_count,
+        )
         result.save()
     round_recompute(seat.round)

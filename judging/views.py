@@ -84,6 +84,9 @@ def phone_strings() -> dict:
         "refusedNext": _("The screen shows what is saved. If that is not right, ask a head judge."),
         "awaiting": _("awaiting confirmation"),
         "countPieces": _("Count the pieces"),
+        "secondCount": _("Second count"),
+        "countWaits": _("waiting for a second count"),
+        "countsDiffer": _("counts differ: head judge"),
         "timeAtTime": _("Time at “TIME”"),
         "time": _("Time"),
         "finalTime": _("Final time"),
@@ -178,7 +181,7 @@ def table(request, token):
         return render(request, "judging/no_access.html", {"championship": championship}, status=403)
     head = has_role(request.user, championship, Role.HEAD_JUDGE)
     version = _table_version(request, table, head)
-    screen = selectors.table_screen(table, now=timezone.now(), head_judge=head)
+    screen = selectors.table_screen(table, now=timezone.now(), head_judge=head, judge=request.user)
     rules = championship.rules
     dashboard_round = screen.seats[0].heat.round if screen.seats else None
     return render(
@@ -204,6 +207,7 @@ def table(request, token):
                 "serviceWorkerUrl": reverse("judging:service_worker"),
                 "queueKey": f"judging-queue:{championship.slug}",
                 "headJudge": head,
+                "secondCount": championship.second_count,
                 **_phone_state(request, table, screen, version),
             },
         },
@@ -232,7 +236,9 @@ def table_state(request, token):
     etag = f'"{version}"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        screen = selectors.table_screen(table, now=timezone.now(), head_judge=head)
+        screen = selectors.table_screen(
+            table, now=timezone.now(), head_judge=head, judge=request.user
+        )
         response = JsonResponse(_phone_state(request, table, screen, version))
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)

@@ -21,10 +21,23 @@ JUDGED_FIELDS = (
     "pieces_placed",
     "incorrect",
     "confirmed_at",
+    "count_state",
 )
 
 
+class CountState(models.TextChoices):
+    """Where an entry's piece count at time-up stands (``judging.derive``)."""
+
+    SINGLE = "single", _("Counted")
+    AWAITING_SECOND = "awaiting_second", _("Waiting for a second count")
+    AGREED = "agreed", _("Two counts agree")
+    DISPUTED = "disputed", _("Counts differ: the head judge decides")
+    DECIDED = "decided", _("Decided by the head judge")
+
+
 class Result(models.Model):
+    CountState = CountState
+
     class Status(models.TextChoices):
         PENDING = "pending", _("Puzzling")
         FINISHED = "finished", _("Finished")
@@ -67,6 +80,13 @@ class Result(models.Model):
     pieces_placed = models.PositiveIntegerField(_("pieces placed"), null=True, blank=True)
     incorrect = models.BooleanField(_("finish declared with misplaced pieces"), default=False)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    count_state = models.CharField(
+        _("piece count"),
+        max_length=20,
+        choices=CountState.choices,
+        blank=True,
+        help_text=_("Where the piece count at time-up stands; empty without a count."),
+    )
     imported = models.JSONField(
         _("as imported"),
         null=True,

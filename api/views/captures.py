@@ -47,6 +47,7 @@ def capture_body(recorded) -> dict:
             "final_seconds": result.final_seconds,
             "penalty_seconds": result.penalty_ms // 1000,
             "counted_pieces": result.counted_pieces,
+            "count_state": result.count_state,
             # A capture does not rank the round: the place shows in the round's results.
             "place": None,
             "confirmed": result.confirmed_at is not None,

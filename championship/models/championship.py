@@ -187,6 +187,14 @@ class Championship(models.Model):
             "goes to the waiting list. Otherwise the organiser sees it as overdue and decides."
         ),
     )
+    second_count = models.BooleanField(
+        _("two judges count unfinished puzzles"),
+        default=False,
+        help_text=_(
+            "A piece count at time-up is final only when a second judge, who does not see the "
+            "first count, counts the same; different counts go to the head judge, who decides."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

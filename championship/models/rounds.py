@@ -294,6 +294,15 @@ class Table(models.Model):
     reserved_for_guests = models.BooleanField(
         _("reserved for guests"), default=False, help_text=_("Kept for hors concours guests.")
     )
+    group = models.CharField(
+        _("group"),
+        max_length=50,
+        blank=True,
+        help_text=_(
+            'Where the table stands, as the organiser names it ("Row A", "By the window"): '
+            "the round report compares groups of tables."
+        ),
+    )
     token = models.CharField(_("QR token"), max_length=64, unique=True, default=new_token)
 
     class Meta:

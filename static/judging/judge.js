@@ -32,6 +32,11 @@
  * back to what the server says, so a refused confirmation never stays
  * "Confirmed"; "Confirmed" shows only once the server has stored it.
  *
+ * Two judges counting (config.secondCount): a piece count at time-up waits for a
+ * second judge's count ("counted"), who counts without seeing the first one (the
+ * server leaves it out of the state it sends them); equal counts go on to the
+ * entrant's confirmation, different ones to the head judge ("disputed").
+ *
  * When the network is down, a reload is answered by the service worker
  * (/t/sw.js) with the page kept from the last visit; the last state heard from the
  * server is kept in localStorage, and a kept page older than it starts from it.
@@ -330,7 +335,7 @@
     }
     if (data.result && data.result.status === "unfinished") {
       fields.count = {
-        placed: data.result.pieces_placed,
+        placed: data.ownCount !== null && data.ownCount !== undefined ? data.ownCount : data.result.pieces_placed,
         incorrect: data.result.incorrect,
       };
     }
@@ -397,11 +402,17 @@
             ? body.pieces_placed
             : seat.pieces - body.pieces_remaining;
         seat.count = { placed, remaining: body.pieces_remaining, incorrect: item.kind === "incorrect" };
-        seat.step = "review";
+        seat.step = afterCount(item.kind);
       } else if (item.kind === "confirm") {
         seat.step = "confirmed";
       }
     }
+  }
+
+  // Where a judge goes once their piece count is sent: with two judges counting, the
+  // server's answer says whether it was the first count, or agreed with the first one.
+  function afterCount(kind) {
+    return config.secondCount && kind === "pieces" ? "counted" : "review";
   }
 
   // A count of adjacent lost pieces; true/false from a queue of an earlier release: all or none.
@@ -585,8 +596,21 @@
       const source = q(seat, "[data-review-source]");
       if (source) source.textContent = shown.source;
       const edit = q(seat, '[data-action="edit"]');
-      if (edit) edit.hidden = !(seat.count || (seat.editable && seat.tapAt !== null));
+      // Two judges' count (or the head judge's) is no longer one judge's to change.
+      const settled = ["agreed", "decided"].includes(seat.countState);
+      if (edit) edit.hidden = settled || !(seat.count || (seat.editable && seat.tapAt !== null));
     }
+    if (seat.step === "counted") {
+      const placed = countPlaced(seat);
+      const own = q(seat, "[data-own-count]");
+      if (own) own.textContent = placed === null ? "–" : String(placed);
+    }
+    // Another judge's count waits: this judge counts again, without seeing it.
+    const second = seat.countState === "awaiting_second" && seat.step === "timeup" && countPlaced(seat) === null;
+    const countLabel = q(seat, "[data-count-label]");
+    if (countLabel) countLabel.textContent = second ? strings.secondCount : strings.countPieces;
+    const secondHelp = q(seat, "[data-second-help]");
+    if (secondHelp) secondHelp.hidden = !second;
     if (seat.lane) renderLane(seat, confirming);
   }
 
@@ -596,12 +620,16 @@
     const puzzling = seat.step === "puzzling";
     lane.querySelector("[data-lane-time]").hidden = !puzzling;
     lane.classList.toggle("is-puzzling", puzzling);
-    lane.classList.toggle("is-to-do", ["timeup", "timed", "review"].includes(seat.step) || Boolean(seat.refusal));
+    lane.classList.toggle("is-to-do", ["timeup", "timed", "review", "disputed"].includes(seat.step) || Boolean(seat.refusal));
     lane.classList.toggle("is-refused", Boolean(seat.refusal));
     let text = "";
     if (seat.refusal) text = `⚠ ${strings.refused}`;
     else if (seat.step === "waiting") text = strings.notStarted;
-    else if (seat.step === "timeup") text = strings.countPieces;
+    else if (seat.step === "timeup") {
+      text = seat.countState === "awaiting_second" && countPlaced(seat) === null ? strings.secondCount : strings.countPieces;
+    }
+    else if (seat.step === "counted") text = `${countPlaced(seat) === null ? "–" : countPlaced(seat)} · ${strings.countWaits}`;
+    else if (seat.step === "disputed") text = strings.countsDiffer;
     else if (seat.step === "timed") text = `${strings.timeAtTime} ${duration(seat.tapAt - seat.startMs)}`;
     else if (seat.step === "review") text = `${review(seat).value} · ${strings.awaiting}`;
     else if (seat.step === "confirmed") {
@@ -692,6 +720,14 @@
     }
     seat.refusal = null;
     if (!queuedFor(seat).length) seat.saved = true;
+    if (body && body.result && body.result.count_state !== undefined) {
+      seat.countState = body.result.count_state;
+      if (item.kind === "pieces" && seat.step === "counted" && !queuedFor(seat).length) {
+        // The second count: the same as the first goes to the entrant, another to the head judge.
+        if (seat.countState === "agreed") seat.step = "review";
+        else if (seat.countState === "disputed") seat.step = "disputed";
+      }
+    }
     if (item.kind === "correction" && seat.result) {
       seat.count = seat.result.status === "unfinished" ? { placed: seat.result.counted_pieces, incorrect: seat.result.incorrect } : null;
       seat.tapAt = null;
@@ -843,7 +879,7 @@
       }
       seat.count = { placed, remaining: mode === "remaining" ? value : null, incorrect };
       seat.refusal = null;
-      seat.step = "review";
+      seat.step = afterCount(incorrect ? "incorrect" : "pieces");
       enqueue(seat, {
         id: uuid4(),
         round: seat.round,
@@ -1030,6 +1066,8 @@
 
   // Whether the server's step replaces the phone's.
   function shouldFollow(seat, data, resultChanged) {
+    // Waiting for another judge's count or the head judge's decision: the server knows.
+    if (seat.step === "counted" || seat.step === "disputed") return data.step !== seat.step || resultChanged;
     if (data.step === seat.step) return resultChanged && (data.step !== "review" || !seat.own);
     if (data.step === "confirmed" || data.step === "out") return true;
     return !seat.own && ["waiting", "puzzling", "timeup"].includes(seat.step);
@@ -1038,7 +1076,7 @@
   // Return whether the server's answer was taken in for this entry.
   function merge(seat, data, since) {
     // The clock is the server's alone: a start, an own start, a time-up called early.
-    for (const name of ["startMs", "limitMs", "timeUpMs", "heatState", "heatStateLabel", "statusLabel"]) {
+    for (const name of ["startMs", "limitMs", "timeUpMs", "heatState", "heatStateLabel", "statusLabel", "countState"]) {
       seat[name] = data[name];
     }
     // What waits on this phone, or was answered after the question was sent, is newer.

@@ -64,12 +64,12 @@ def _pages_of_one_test(request):
         yield
         return
     chromium = request.getfixturevalue("chromium")
-    for leftover in chromium.pages:
-        leftover.close()
+    kept = set(chromium.pages)  # the browser's first page, a module's page
     chromium.clear_cookies()
     yield
     for opened in chromium.pages:
-        opened.close()
+        if opened not in kept:
+            opened.close()
 
 
 @pytest.fixture

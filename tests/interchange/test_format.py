@@ -266,6 +266,7 @@ def test_the_export_holds_the_whole_championship(realistic):
         "offer_hours": 0,
         "payment_hours": None,
         "release_unpaid": False,
+        "second_count": False,
         "mail_seating": True,
         "mail_advanced": True,
         "mail_results": True,
