@@ -381,6 +381,7 @@ class TableAdmin(ScopedModelAdmin):
     list_display = (
         "number",
         "label",
+        "group",
         "championship",
         "seats",
         "reserved_for_guests",
@@ -388,14 +389,14 @@ class TableAdmin(ScopedModelAdmin):
         "qr_link",
     )
     list_display_links = ("number", "label")
-    list_filter = ("seats", "reserved_for_guests", ("championship", RelatedOnly))
+    list_filter = ("seats", "reserved_for_guests", "group", ("championship", RelatedOnly))
     list_select_related = ("championship",)
-    search_fields = ("number__exact", "label", "token", "championship__name")
+    search_fields = ("number__exact", "label", "group", "token", "championship__name")
     ordering = ("championship", "number")
     autocomplete_fields = ("championship",)
     readonly_fields = ("token", "qr_link")
     fieldsets = (
-        (None, {"fields": ("championship", "number", "label")}),
+        (None, {"fields": ("championship", "number", "label", "group")}),
         (_("Use"), {"fields": ("seats", "reserved_for_guests")}),
         (_("QR code"), {"fields": ("token", "qr_link")}),
     )

@@ -381,9 +381,13 @@ def _build_running(rng: random.Random, now: datetime) -> Championship:
         categories[kind].puzzle_brand, categories[kind].puzzle_motif = brand, motif
         categories[kind].save(update_fields=["puzzle_brand", "puzzle_motif"])
 
-    # 17 shared tables for the individual round (more than 30 entrants), then single tables.
-    tables = services.tables_create(championship=championship, count=17, seats=2)
-    tables += services.tables_create(championship=championship, count=23, seats=1)
+    # 17 shared tables for the individual round (more than 30 entrants), then single tables,
+    # in four rows of the hall (the round report compares them).
+    tables = []
+    for count, seats, row in ((9, 2, "Rad A"), (8, 2, "Rad B"), (12, 1, "Rad C"), (11, 1, "Rad D")):
+        tables += services.tables_create(
+            championship=championship, count=count, seats=seats, group=row
+        )
     for table in tables[-3:]:
         table.reserved_for_guests = True
         table.label = "Gjestebord"

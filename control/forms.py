@@ -219,6 +219,15 @@ class OwnStartForm(forms.Form):
     at = forms.TimeField(input_formats=["%H:%M:%S", "%H:%M"])
 
 
+# The longest table number a form takes: far beyond any venue, within the database's integers.
+TABLE_NUMBER_MAX = 100_000
+
+
+def table_group_field() -> forms.CharField:
+    """Return the field for a table's group (``Table.group``): optional, at most 50 characters."""
+    return forms.CharField(label=gettext_lazy("Group"), max_length=50, required=False, strip=True)
+
+
 class TablesAddForm(forms.Form):
     count = forms.IntegerField(
         label=gettext_lazy("Number of tables"), min_value=1, max_value=500, initial=10
@@ -229,6 +238,26 @@ class TablesAddForm(forms.Form):
         coerce=int,
         initial=1,
     )
+    group = table_group_field()
+
+
+class TablesGroupForm(forms.Form):
+    """Put a range of tables in one group (a row of the venue), or in none."""
+
+    first = forms.IntegerField(
+        label=gettext_lazy("From table"), min_value=1, max_value=TABLE_NUMBER_MAX
+    )
+    last = forms.IntegerField(
+        label=gettext_lazy("To table"), min_value=1, max_value=TABLE_NUMBER_MAX
+    )
+    group = table_group_field()
+
+    def clean(self):
+        data = super().clean()
+        first, last = data.get("first"), data.get("last")
+        if first is not None and last is not None and last < first:
+            raise ValidationError(_("The last table's number is below the first's."))
+        return data
 
 
 class TableForm(forms.Form):
@@ -239,6 +268,7 @@ class TableForm(forms.Form):
     reserved_for_guests = forms.BooleanField(
         label=gettext_lazy("Reserved for guests"), required=False
     )
+    group = table_group_field()
 
 
 class HistoryRankingForm(forms.Form):

@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from control.views import cards, dashboard, diplomas, ranking, round, seating, setup, tables
+from control.views import (
+    cards,
+    dashboard,
+    diplomas,
+    ranking,
+    report,
+    round,
+    seating,
+    setup,
+    tables,
+)
 
 app_name = "control"
 
@@ -49,6 +59,16 @@ urlpatterns = [
         name="round_diplomas",
     ),
     path(
+        "<slug:slug>/manage/rounds/<slug:round>/report/",
+        report.round_report_page,
+        name="round_report",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<slug:round>/report.csv",
+        report.round_report_csv,
+        name="round_report_csv",
+    ),
+    path(
         "<slug:slug>/manage/rounds/<slug:round>/heats/<slug:heat>/start/",
         round.start_heat,
         name="heat_start",
@@ -69,6 +89,7 @@ urlpatterns = [
         name="seat_start",
     ),
     path("<slug:slug>/manage/tables/", tables.tables, name="tables"),
+    path("<slug:slug>/manage/tables/group/", tables.tables_group, name="tables_group"),
     path("<slug:slug>/manage/tables/<int:number>/", tables.table_edit, name="table_edit"),
     path(
         "<slug:slug>/manage/tables/<int:number>/rotate/", tables.table_rotate, name="table_rotate"

@@ -24,6 +24,7 @@ RANKING = "championship/control_ranking.html"
 CARDS = "championship/cards.html"
 SEATING = "championship/seating.html"
 START_CONFIRM = "championship/control_start_confirm.html"
+REPORT = "control/round_report.html"
 
 SESSION_SEATING = "control.views.seating"
 SESSION_RANKING = "control.views.ranking"

@@ -1,4 +1,4 @@
-"""The venue's tables: add, edit, rotate a QR token, download a QR code."""
+"""The venue's tables: add, edit, group, rotate a QR token, download a QR code."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from championship import cards, services
 from championship import services as championship_services
 from championship.models import Championship, Table
 from championship.permissions import organiser_required
-from control.forms import TableForm, TablesAddForm
+from control.forms import TableForm, TablesAddForm, TablesGroupForm
 from control.views.common import ROTATE, TABLES, error_message, form_refusal
 
 # Tables ----------------------------------------------------------------------------------------
@@ -43,6 +43,7 @@ def tables(request, championship):
                     championship=championship,
                     count=form.cleaned_data["count"],
                     seats=form.cleaned_data["seats"],
+                    group=form.cleaned_data["group"],
                 )
             except ValidationError as error:
                 messages.error(request, error_message(error))
@@ -59,6 +60,10 @@ def tables(request, championship):
                 return redirect(_tables_url(championship))
         else:
             messages.error(request, _("No table added: see the form."))
+    return _tables_page(request, championship, form=form)
+
+
+def _tables_page(request, championship, *, form=None, group_form=None):
     listed = list(championship.tables.order_by("number"))
     for table in listed:
         table.form = TableForm(
@@ -66,16 +71,73 @@ def tables(request, championship):
                 "label": table.label,
                 "seats": table.seats,
                 "reserved_for_guests": table.reserved_for_guests,
+                "group": table.group,
             },
             prefix=f"table-{table.number}",
         )
-    return render(request, TABLES, {"tables": listed, "form": form})
+    if group_form is None:
+        initial = {"first": listed[0].number, "last": listed[-1].number} if listed else {}
+        group_form = TablesGroupForm(initial=initial, prefix="group")
+    return render(
+        request,
+        TABLES,
+        {
+            "tables": listed,
+            "form": form if form is not None else TablesAddForm(),
+            "group_form": group_form,
+            "groups": sorted({table.group for table in listed if table.group}),
+        },
+    )
+
+
+@require_POST
+@organiser_required
+def tables_group(request, championship):
+    """Put a range of tables in a group (a row of the venue), or take them out of theirs."""
+    form = TablesGroupForm(request.POST, prefix="group")
+    if not form.is_valid():
+        messages.error(request, _("No table changed: see the form."))
+        return _tables_page(request, championship, group_form=form)
+    first, last, group = (form.cleaned_data[name] for name in ("first", "last", "group"))
+    try:
+        changed = services.tables_set_group(
+            championship=championship, first=first, last=last, group=group
+        )
+    except ValidationError as error:
+        messages.error(request, error_message(error))
+        return _tables_page(request, championship, group_form=form)
+    if not changed:
+        messages.error(
+            request,
+            _("There is no table numbered %(first)s–%(last)s.") % {"first": first, "last": last},
+        )
+    elif group:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s table (%(first)s–%(last)s) is in the group “%(group)s”.",
+                "%(count)s tables (%(first)s–%(last)s) are in the group “%(group)s”.",
+                changed,
+            )
+            % {"count": changed, "first": first, "last": last, "group": group},
+        )
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s table (%(first)s–%(last)s) is in no group.",
+                "%(count)s tables (%(first)s–%(last)s) are in no group.",
+                changed,
+            )
+            % {"count": changed, "first": first, "last": last},
+        )
+    return redirect(_tables_url(championship))
 
 
 @require_POST
 @organiser_required
 def table_edit(request, championship, number):
-    """Change a table's label, seats or guest reservation."""
+    """Change a table's label, seats, guest reservation or group."""
     table = _table(championship, number)
     form = TableForm(request.POST, prefix=f"table-{number}")
     try:
@@ -86,6 +148,7 @@ def table_edit(request, championship, number):
             label=form.cleaned_data["label"].strip(),
             seats=form.cleaned_data["seats"],
             reserved_for_guests=form.cleaned_data["reserved_for_guests"],
+            group=form.cleaned_data["group"],
         )
     except ValidationError as error:
         messages.error(request, error_message(error))

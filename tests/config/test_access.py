@@ -146,6 +146,9 @@ ACCESS = {
     "results:result_detail": (PUBLIC, "get"),
     "results:entry_diploma": (MANAGE_LINK, "get"),
     "control:round_diplomas": (ORGANISER, "get"),
+    "control:round_report": (HEAD_JUDGE, "get"),
+    "control:round_report_csv": (HEAD_JUDGE, "get"),
+    "control:tables_group": (ORGANISER, "post"),
 }
 
 # Who is allowed, by the kind of URL.

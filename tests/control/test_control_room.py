@@ -699,6 +699,84 @@ def test_editing_a_table(org, rm):
     assert (table.label, table.seats) == ("By the window", 2)
 
 
+def test_tables_added_together_may_share_a_group(org, rm):
+    response = org.post(
+        url("tables", rm), {"count": "3", "seats": "1", "group": " Row A "}, follow=True
+    )
+    assert said(response) == ["3 tables added (1–3)."]
+    org.post(url("tables", rm), {"count": "2", "seats": "1"})
+    assert list(rm.tables.values_list("number", "group")) == [
+        (1, "Row A"),
+        (2, "Row A"),
+        (3, "Row A"),
+        (4, ""),
+        (5, ""),
+    ]
+    page = org.get(url("tables", rm)).content.decode()
+    assert page.count("<td data-group>Row A</td>") == 3
+    assert "Groups: Row A." in page
+
+
+def test_a_range_of_tables_is_put_in_a_group_and_taken_out_again(org, rm):
+    tables_create(championship=rm, count=6)
+    response = org.post(
+        url("tables_group", rm),
+        {"group-first": "3", "group-last": "5", "group-group": "By the window"},
+        follow=True,
+    )
+    assert said(response) == ["3 tables (3–5) are in the group “By the window”."]
+    assert list(rm.tables.filter(group="By the window").values_list("number", flat=True)) == [
+        3,
+        4,
+        5,
+    ]
+    response = org.post(
+        url("tables_group", rm),
+        {"group-first": "5", "group-last": "9", "group-group": ""},
+        follow=True,
+    )
+    assert said(response) == ["2 tables (5–9) are in no group."]
+    assert list(rm.tables.exclude(group="").values_list("number", flat=True)) == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"group-first": "5", "group-last": "3", "group-group": "Row"}, "No table changed"),
+        ({"group-first": "0", "group-last": "3", "group-group": "Row"}, "No table changed"),
+        ({"group-first": "1", "group-last": "3", "group-group": "x" * 51}, "No table changed"),
+        ({"group-first": "1", "group-last": "3", "group-group": "a\x00b"}, "No table changed"),
+        ({"group-first": "40", "group-last": "50", "group-group": "Row"}, "no table numbered"),
+    ],
+)
+def test_a_wrong_range_or_group_changes_no_table(org, rm, data, message):
+    tables_create(championship=rm, count=3)
+    response = org.post(url("tables_group", rm), data, follow=True)
+    assert response.status_code == 200
+    assert message in " ".join(said(response))
+    assert not rm.tables.exclude(group="").exists()
+
+
+def test_a_tables_group_is_edited_with_the_table(org, rm):
+    table = factories.table(rm)
+    prefix = f"table-{table.number}"
+    org.post(
+        url("table_edit", rm, number=table.number),
+        {f"{prefix}-label": "", f"{prefix}-seats": "1", f"{prefix}-group": "Row C"},
+    )
+    table.refresh_from_db()
+    assert table.group == "Row C"
+
+
+def test_a_range_of_another_championships_tables_is_not_touched(org, rm):
+    other = factories.championship(slug="other-tables")
+    tables_create(championship=other, count=3)
+    tables_create(championship=rm, count=1)
+    org.post(url("tables_group", rm), {"group-first": "1", "group-last": "3", "group-group": "X"})
+    assert not other.tables.exclude(group="").exists()
+    assert rm.tables.get().group == "X"
+
+
 def test_a_table_keeps_its_second_seat_while_someone_sits_there(org, rm, individual, final):
     tables_create(championship=rm, count=2, seats=2)
     entrants(individual, 2)
