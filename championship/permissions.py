@@ -18,15 +18,38 @@ IMPLIED_ROLES = {
 }
 
 
+MEMO = "_championship_roles"
+
+
+def roles_of(user, championship: Championship) -> frozenset[str]:
+    """Return the roles ``user`` holds in ``championship``, read once per user object.
+
+    A request's user is read anew for every request, so a role granted or taken
+    away counts from the next request on; whoever grants a role to a user
+    object forgets its roles (``roles_forget``).
+    """
+    memo = user.__dict__.setdefault(MEMO, {})
+    if championship.pk not in memo:
+        memo[championship.pk] = frozenset(
+            ChampionshipRole.objects.filter(championship=championship, user=user).values_list(
+                "role", flat=True
+            )
+        )
+    return memo[championship.pk]
+
+
+def roles_forget(user) -> None:
+    """Forget the roles read for ``user`` (after a role was granted to it)."""
+    user.__dict__.pop(MEMO, None)
+
+
 def has_role(user, championship: Championship, role: str) -> bool:
     """Return whether ``user`` holds ``role`` (or a role that implies it) in ``championship``."""
     if not user.is_authenticated or not user.is_active:
         return False
     if user.is_superuser:
         return True
-    return ChampionshipRole.objects.filter(
-        championship=championship, user=user, role__in=IMPLIED_ROLES[role]
-    ).exists()
+    return bool(roles_of(user, championship) & IMPLIED_ROLES[role])
 
 
 def championships_of(user, role: str = Role.ORGANISER):

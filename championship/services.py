@@ -27,6 +27,7 @@ from championship.models import (
     new_token,
     validate_timezone,
 )
+from championship.permissions import roles_forget
 
 
 @dataclass(frozen=True)
@@ -342,6 +343,7 @@ def role_grant(*, championship: Championship, user, role: str) -> ChampionshipRo
     granted, _created = ChampionshipRole.objects.get_or_create(
         championship=championship, user=user, role=role
     )
+    roles_forget(user)
     return granted
 
 

@@ -172,7 +172,7 @@ def _check_kind_allowed(user, championship: Championship, kind: str) -> None:
 
 
 def _existing(client_id) -> Capture | None:
-    return Capture.objects.filter(client_id=client_id).first()
+    return Capture.objects.filter(client_id=client_id).order_by().first()
 
 
 def capture_record(
@@ -187,9 +187,6 @@ def capture_record(
     """
     championship = round_.championship
     _check_kind_allowed(judge, championship, data.kind)
-    earlier = _existing(data.client_id)
-    if earlier is not None:
-        return _replay(earlier, round_, entry, judge, data)
     now = now or timezone.now()
     with transaction.atomic():
         locked_round = (
@@ -197,13 +194,14 @@ def capture_record(
             .select_related("category__championship")
             .get(pk=round_.pk)
         )
-        # Checked again under the lock: a retry may have raced the first attempt.
+        # Under the lock: a retry may race the first attempt.
         earlier = _existing(data.client_id)
         if earlier is not None:
             return _replay(earlier, round_, entry, judge, data)
         seat = (
             Seat.objects.select_related("heat__round__category")
             .filter(round=locked_round, entry=entry)
+            .order_by()
             .first()
         )
         if seat is None:
@@ -213,7 +211,7 @@ def capture_record(
         if heat.started_at is None and data.kind not in (Kind.DNS, Kind.DSQ, Kind.WARNING):
             raise ValidationError({"round": [_("The entry's heat has not started.")]})
         # The round's lock is held: no other capture, start or close changes this result.
-        result = Result.objects.filter(round=locked_round, entry=entry).first()
+        result = Result.objects.filter(round=locked_round, entry=entry).order_by().first()
         new_result = result is None
         if new_result:
             result = Result(round=locked_round, heat=heat, entry=entry)

@@ -65,9 +65,12 @@ class CaptureView(ApiView):
         # Before authentication and permissions, so that every answer to the judge's phone
         # (a refusal, a 403) speaks the table page's language: the championship's, unless
         # the judge chose one with the language switcher.
-        championship = Championship.objects.filter(slug=kwargs.get("championship_slug")).first()
+        championship = (
+            Championship.objects.filter(slug=kwargs.get("championship_slug")).order_by().first()
+        )
         if championship is not None:
             activate(request, championship)
+        self.championship = championship  # read once for the whole request
         super().initial(request, *args, **kwargs)
 
     @extend_schema(
@@ -92,7 +95,9 @@ class CaptureView(ApiView):
         },
     )
     def post(self, request, championship_slug):
-        championship = championship_or_404(championship_slug)
+        championship = self.championship
+        if championship is None:
+            championship = championship_or_404(championship_slug)
         self.check_object_permissions(request, championship)
         if holds_unstorable_text(request.data):
             raise DRFValidationError(
@@ -108,11 +113,18 @@ class CaptureView(ApiView):
         data = inputs.CaptureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        round_ = Round.objects.filter(championship=championship, key=values["round"]).first()
+        # Unordered: the models' default orders would join tables for nothing.
+        round_ = (
+            Round.objects.filter(championship=championship, key=values["round"]).order_by().first()
+        )
         if round_ is None:
             raise DRFValidationError({"round": [_("Unknown round.")]})
         round_.championship = championship
-        entry = Entry.objects.filter(category=round_.category_id, ref=values["entry"]).first()
+        entry = (
+            Entry.objects.filter(category=round_.category_id, ref=values["entry"])
+            .order_by()
+            .first()
+        )
         if entry is None:
             raise DRFValidationError({"entry": [_("Unknown entry in this round's category.")]})
         time_ms = parse_duration(values["time"]) if values["time"] else None
