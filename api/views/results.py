@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from api import serializers
 from api.views.base import ROUND, SLUG, TAG, PublicApiView
 from championship.models import Round
 from results.live_poll import etag_matches
-from results.selectors import round_standings
+from results.selectors import cached_once, round_standings
+from results.views import LIVE_RENDERS_PER_SECOND
 
 
 class RoundResultsView(PublicApiView):
@@ -53,11 +56,42 @@ class RoundResultsView(PublicApiView):
         if found is None:
             raise NotFound(_("There is no such round in this championship."))
         etag = '"{id}-{version}"'.format(**found)
-        headers = {"ETag": etag, "Cache-Control": "no-cache"}
-        if etag_matches(request.headers.get("If-None-Match", ""), etag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        asked = request.headers.get("If-None-Match", "")
+        if etag_matches(asked, etag):
+            return not_modified(etag)
         # The row just read is all that round_standings needs of the round; from_db takes
         # the loaded fields in the model's order and defers the others.
         names = [field.attname for field in Round._meta.concrete_fields if field.attname in found]
         round_ = Round.from_db(Round.objects.db, names, [found[name] for name in names])
-        return Response(round_standings(round_), headers=headers)
+        if request.accepted_renderer.format != "json":
+            return Response(round_standings(round_), headers=poll_headers(etag))
+
+        def render_it():
+            return etag, JSONRenderer().render(round_standings(round_))
+
+        # As the results pages' fragments do: while one request builds a new version, the
+        # others are answered at once with the version before (its own ETag), and a round
+        # under a stream of captures is built a few times a second, not once per capture.
+        # The JSON is rendered once per version, not once per poller.
+        name = f"api-standings:v1:{found['id']}"
+        served, body = cached_once(
+            f"{name}:{found['version']}",
+            render_it,
+            lock=name,
+            latest=f"{name}:latest",
+            per_second=LIVE_RENDERS_PER_SECOND,
+        )
+        if etag_matches(asked, served):
+            return not_modified(served)
+        response = HttpResponse(body, content_type="application/json")
+        for header, value in poll_headers(served).items():
+            response[header] = value
+        return response
+
+
+def poll_headers(etag: str) -> dict:
+    return {"ETag": etag, "Cache-Control": "no-cache"}
+
+
+def not_modified(etag: str) -> Response:
+    return Response(status=status.HTTP_304_NOT_MODIFIED, headers=poll_headers(etag))

@@ -333,6 +333,46 @@ def test_under_a_stream_of_captures_a_fragment_is_rendered_a_few_times_a_second(
     assert served == newest
 
 
+def test_under_a_stream_of_captures_the_api_builds_a_few_versions_a_second(
+    client, championship, final, monkeypatch
+):
+    """The API's results answer as the fragments do: each version built and rendered once,
+    a few times a second at most, the version before served meanwhile with its own ETag."""
+    import json
+    import time
+    from types import SimpleNamespace
+
+    from results import selectors, views
+
+    add_results(championship, final, 3)
+    clock = SimpleNamespace(time=lambda: 2_000_000.2, sleep=time.sleep)
+    monkeypatch.setattr(selectors, "time", clock)
+    api = f"/api/v1/championships/{championship.slug}/rounds/{final.key}/results/"
+
+    def capture_and_poll(**headers):
+        Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
+        current = Round.objects.values_list("version", flat=True).get(pk=final.pk)
+        response = client.get(api, HTTP_ACCEPT="application/json", **headers)
+        return response, f'"{final.pk}-{current}"'
+
+    for change in range(views.LIVE_RENDERS_PER_SECOND):
+        response, newest = capture_and_poll()
+        assert response["ETag"] == newest, f"change {change + 1} in a second: shown at once"
+        assert f'"{final.pk}-{json.loads(response.content)["version"]}"' == newest
+    before = response["ETag"]
+    response, newest = capture_and_poll()
+    assert response["ETag"] == before != newest, "the next one in the same second waits"
+    assert response.status_code == 200
+    assert f'"{final.pk}-{json.loads(response.content)["version"]}"' == before
+    # A poller that has the version served is told so, though the round moved on.
+    again, _newest = capture_and_poll(HTTP_IF_NONE_MATCH=before)
+    assert (again.status_code, again["ETag"]) == (304, before)
+    clock.time = lambda: 2_000_001.0
+    response, newest = capture_and_poll(HTTP_IF_NONE_MATCH=before)
+    assert (response.status_code, response["ETag"]) == (200, newest)
+    assert len(json.loads(response.content)["rows"]) == 3
+
+
 def test_cached_versions_expire_so_old_ones_do_not_pile_up(
     client, championship, final, monkeypatch
 ):
