@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import threading
 import time
 import uuid
@@ -11,7 +12,7 @@ from datetime import UTC, datetime
 
 from bench import log
 from bench.document import SLUG
-from harness.http import describe, try_call
+from harness.http import call, describe, try_call
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -159,3 +160,46 @@ def captures_closed(judge: Judge, judges: int, duration: float) -> dict:
         outcomes,
         time.perf_counter() - started,
     )
+
+
+def screen_latency(judge: Judge, screen: str, polled_round: str, samples: int, every_s: float):
+    """Return how long a projector takes to show a capture, as the screen page polls.
+
+    For each sample the screen's board has a version; a judge's capture of an
+    entry of the round is posted, and the screen, whose timer may be anywhere in
+    its cycle (a random phase), asks every ``every_s`` seconds with its ETag
+    until the answer is a new board. The latency runs from the capture's answer
+    to that new board.
+    """
+    htmx = {"HX-Request": "true"}
+    latencies, errors = [], []
+    for _ in range(samples):
+        etag = call(judge.port, "GET", screen, headers=htmx).headers.get("ETag", "")
+        entry = judge.next_entry()
+        while entry is not None and entry[0] != polled_round:
+            entry = judge.next_entry()
+        if entry is None:
+            break
+        status, detail = judge.post(entry)
+        captured = time.perf_counter()
+        if status != 201:
+            errors.append(f"{status} {detail}")
+            continue
+        time.sleep(random.uniform(0, every_s))
+        while time.perf_counter() - captured < 30:
+            answer = call(judge.port, "GET", screen, headers={**htmx, "If-None-Match": etag})
+            if answer.status == 200 and answer.headers.get("ETag") != etag:
+                latencies.append(time.perf_counter() - captured)
+                break
+            time.sleep(every_s)
+        else:
+            errors.append("the screen did not show the capture within 30 s")
+    return {
+        "name": f"projector shows a capture (screen polls every {every_s:g} s)",
+        "samples": len(latencies),
+        "errors": len(errors),
+        "error_samples": errors[:5],
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "max_ms": max(latencies, default=float("nan")) * 1000,
+        "latencies_ms": sorted(round(latency * 1000) for latency in latencies),
+    }

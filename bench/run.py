@@ -48,7 +48,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import BenchError, log
-from bench.captures import Judge, captures_closed, captures_paced, captures_sequential, say
+from bench.captures import (
+    Judge,
+    captures_closed,
+    captures_paced,
+    captures_sequential,
+    say,
+    screen_latency,
+)
 from bench.document import HEATS, LAYOUTS, PENDING_PER_HEAT, PER_HEAT, SLUG, wjpc_document
 from bench.report import (
     HEALTH,
@@ -166,6 +173,9 @@ def measure(args, wrk: str, port: int, token: str, pending, fragment: str, redis
     load["before captures"] = loadavg()
     captures = [captures_sequential(judge, args.alone, args.alone_seconds)]
     say(captures[-1])
+    screen_path = f"/{SLUG}/screen/{polled_round}/"
+    screen = screen_latency(judge, screen_path, polled_round, args.screen_samples, args.screen_poll)
+    log(f"{screen['name']}: p50 {screen['p50_ms']:.0f} ms, max {screen['max_ms']:.0f} ms")
 
     pollers_cmd = wrk_command(
         wrk, base + fragment, args.pollers, 3600, hdr(htmx), args.poll_interval_ms, 1
@@ -208,6 +218,7 @@ def measure(args, wrk: str, port: int, token: str, pending, fragment: str, redis
         "wrk": results,
         "cold": cold,
         "captures": captures,
+        "screen": screen,
         "pollers": poll_load,
         "pollers_label": (
             f"{args.pollers} pollers, one changed poll (200) every {args.poll_interval_ms} ms "
@@ -270,6 +281,10 @@ def main(argv=None) -> int:
     parser.add_argument("--alone-seconds", type=float, default=20, help="at most this long")
     parser.add_argument("--capture-timeout", type=float, default=30, help="seconds per capture")
     parser.add_argument("--pollers", type=int, default=200)
+    parser.add_argument("--screen-samples", type=int, default=10, help="captures the screen shows")
+    parser.add_argument(
+        "--screen-poll", type=float, default=1.0, help="seconds between the screen's polls"
+    )
     parser.add_argument(
         "--poll-interval-ms", type=int, default=4000, help="each poller's (the page's: 4 s)"
     )

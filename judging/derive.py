@@ -187,7 +187,12 @@ def _two_counts(counts: dict[int, int]) -> tuple[int | None, str]:
 
 
 def result_derive(
-    result: Result, pieces: int, *, seat: Seat | None = None, second_count: bool = False
+    result: Result,
+    pieces: int,
+    *,
+    seat: Seat | None = None,
+    second_count: bool = False,
+    captures: list[Capture] | None = None,
 ) -> Result:
     """Set a result's inputs from its captures, in the order they were received.
 
@@ -201,10 +206,14 @@ def result_derive(
     time-up is not an input until a second judge counted the same
     (``agreed``), or a head judge's correction gave the count (``decided``):
     until then the result has no pieces placed, and no place.
+
+    ``captures``: the entry's captures in the round, in the order received,
+    when the caller knows them all (the first capture of a new result).
     """
-    captures = Capture.objects.filter(round=result.round_id, entry=result.entry_id).order_by(
-        "received_at", "id"
-    )
+    if captures is None:
+        captures = Capture.objects.filter(round=result.round_id, entry=result.entry_id).order_by(
+            "received_at", "id"
+        )
     if seat is None:
         seat = (
             Seat.objects.select_related("heat__round__category")

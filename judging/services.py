@@ -260,7 +260,14 @@ def capture_record(
                 **({"status": data.status} if data.status else {}),
             },
         )
-        result_derive(result, pieces, seat=seat, second_count=championship.second_count)
+        result_derive(
+            result,
+            pieces,
+            seat=seat,
+            second_count=championship.second_count,
+            # A new result has no capture before this one: nothing to read back.
+            captures=[capture] if new_result else None,
+        )
         try:
             outcome_derive(result, rules, pieces, limit_ms=limit)
         except timing.AttemptError as error:

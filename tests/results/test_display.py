@@ -64,6 +64,14 @@ def test_the_polled_board_brings_the_clock_once_a_heat_starts(client, final):
     assert board(client, final, after["ETag"]).status_code == 304
 
 
+def test_the_projector_asks_every_second_and_phones_every_four(client, final):
+    """A confirmed tap reaches the few projectors within about a second (docs/performance.md);
+    the many phones keep the slower poll."""
+    assert 'hx-trigger="every 1s"' in board(client, final).text
+    page = client.get(f"/{final.championship.slug}/results/{final.key}/").text
+    assert 'hx-trigger="every 4s"' in page and 'hx-trigger="every 1s"' not in page
+
+
 def test_entrants_of_a_heat_not_started_are_listed_as_waiting(client, final):
     text = live_part(client.get(f"/{final.championship.slug}/results/{final.key}/").text)
     assert "Cato Dahl" not in text  # the seating is not public before it is published
