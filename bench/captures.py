@@ -172,7 +172,7 @@ def screen_latency(judge: Judge, screen: str, polled_round: str, samples: int, e
     to that new board.
     """
     htmx = {"HX-Request": "true"}
-    latencies, errors = [], []
+    latencies, errors, stored = [], [], 0
     for _ in range(samples):
         etag = call(judge.port, "GET", screen, headers=htmx).headers.get("ETag", "")
         entry = judge.next_entry()
@@ -185,6 +185,7 @@ def screen_latency(judge: Judge, screen: str, polled_round: str, samples: int, e
         if status != 201:
             errors.append(f"{status} {detail}")
             continue
+        stored += 1
         time.sleep(random.uniform(0, every_s))
         while time.perf_counter() - captured < 30:
             answer = call(judge.port, "GET", screen, headers={**htmx, "If-None-Match": etag})
@@ -197,6 +198,7 @@ def screen_latency(judge: Judge, screen: str, polled_round: str, samples: int, e
     return {
         "name": f"projector shows a capture (screen polls every {every_s:g} s)",
         "samples": len(latencies),
+        "stored": stored,
         "errors": len(errors),
         "error_samples": errors[:5],
         "p50_ms": percentile(latencies, 50) * 1000,

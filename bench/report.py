@@ -135,6 +135,7 @@ def targets(report: dict) -> list[dict]:
         sum(row["errors"] for row in wrk.values())
         + report["pollers"]["errors"]
         + sum(c["errors"] for c in report["captures"])
+        + report["screen"]["errors"]
     )
     stored = report["stored"]
     alone = report["captures"][0]

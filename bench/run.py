@@ -378,7 +378,8 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
         "round_size": len(HEATS) * PER_HEAT if args.layout == "heats" else PER_HEAT,
     }
     report.update(measure(args, wrk, port, loaded.token, pending, fragment, redis))
-    acknowledged = sum(c["stored"] for c in report["captures"])
+    # The screen's captures are stored too.
+    acknowledged = sum(c["stored"] for c in report["captures"]) + report["screen"]["stored"]
     report["stored"] = check_stored(database, report["attempted"], acknowledged)
     report["targets"] = targets(report)
     errors_in_log = server.log_tail()
