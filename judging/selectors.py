@@ -488,12 +488,12 @@ class Dispute:
 def judges_counts(captures: list[Capture], pieces: int) -> list[JudgeCount]:
     """Return each judge's latest piece count of one entry, in the order they first counted.
 
-    As ``judging.derive.result_derive`` reads them: a finish or a head judge's
-    count starts the counting anew.
+    As ``judging.derive.result_derive`` reads them: a finish, a declared finish with
+    its count, or a head judge's count starts the counting anew.
     """
     counts: dict[int, JudgeCount] = {}
     for capture in captures:
-        if capture.kind == Capture.Kind.FINISH or (
+        if capture.kind in (Capture.Kind.FINISH, Capture.Kind.INCORRECT) or (
             capture.kind == Capture.Kind.CORRECTION
             and (capture.pieces_placed is not None or capture.pieces_remaining is not None)
         ):

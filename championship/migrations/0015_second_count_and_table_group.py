@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
             name="second_count",
             field=models.BooleanField(
                 default=False,
-                help_text="A piece count at time-up is final only when a second judge, who does not see the first count, counts the same; different counts go to the head judge, who decides.",
+                help_text="A piece count at time-up is final only when a second judge, who does not see the first count, counts the same; different counts go to the head judge, who decides. A change applies to the counts recorded from then on.",
                 verbose_name="two judges count unfinished puzzles",
             ),
         ),

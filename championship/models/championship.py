@@ -192,7 +192,8 @@ class Championship(models.Model):
         default=False,
         help_text=_(
             "A piece count at time-up is final only when a second judge, who does not see the "
-            "first count, counts the same; different counts go to the head judge, who decides."
+            "first count, counts the same; different counts go to the head judge, who decides. "
+            "A change applies to the counts recorded from then on."
         ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
