@@ -80,6 +80,9 @@ def markdown(report: dict) -> str:
         ("poll304", "unchanged poll, 304 (fragment of 180 rows)"),
         ("poll200", "changed poll, 200 (180 rows, fragment cache warm)"),
         ("api304", "API results poll, 304"),
+        ("proxy_static", "through the proxy: static file (served by nginx)"),
+        ("proxy_poll304", "through the proxy cache: unchanged poll, 304"),
+        ("proxy_api304", "through the proxy cache: API results poll, 304"),
     ):
         row = report["wrk"][key]
         lines.append(
@@ -152,6 +155,12 @@ def targets(report: dict) -> list[dict]:
             "value": f"{screen['p50_ms']:.0f} ms ({screen['samples']} captures)",
             "target": "≤ 2000 ms",
             "met": screen["p50_ms"] <= 2000 and not screen["errors"],
+        },
+        {
+            "what": "unchanged polls through the proxy cache / the static file through the proxy",
+            "value": f"{ratio(wrk['proxy_poll304']['rps'], wrk['proxy_static']['rps']):.3f}×",
+            "target": "≥ 0.8×",
+            "met": ratio(wrk["proxy_poll304"]["rps"], wrk["proxy_static"]["rps"]) >= 0.8,
         },
         {
             "what": "unchanged polls (304) / minimal view",

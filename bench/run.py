@@ -67,10 +67,11 @@ from bench.report import (
     targets,
     versions,
 )
-from bench.wrk import combine, ensure_wrk, run_wrk, wrk_command, wrk_summary
+from bench.wrk import combine, ensure_nginx, ensure_wrk, run_wrk, wrk_command, wrk_summary
 from harness import HarnessError
 from harness.http import call
 from harness.postgres import Database
+from harness.proxy import Proxy
 from harness.redis import redis_client
 from harness.servers import ROOT, AppServer, load_championship, manage, production_env
 
@@ -84,8 +85,11 @@ def table_rows(html: bytes) -> int:
     return len(re.findall(rb'<tr class="outcome-', tables[1])) if len(tables) > 1 else 0
 
 
-def measure(args, wrk: str, port: int, token: str, pending, fragment: str, redis) -> dict:
+def measure(
+    args, wrk: str, port: int, token: str, pending, fragment: str, redis, proxy: Proxy
+) -> dict:
     base = f"http://127.0.0.1:{port}"
+    through_proxy = f"http://127.0.0.1:{proxy.port}"
     polled_round = fragment.split("/")[3]
     api = f"/api/v1/championships/{SLUG}/rounds/{polled_round}/results/"
     htmx = {"HX-Request": "true"}
@@ -110,30 +114,37 @@ def measure(args, wrk: str, port: int, token: str, pending, fragment: str, redis
     def hdr(mapping):
         return [f"{name}: {value}" for name, value in mapping.items()]
 
+    if call(proxy.port, "GET", fragment, headers={**htmx, "If-None-Match": etag}).status != 304:
+        raise BenchError("the proxy did not answer 304 to the fragment's ETag")
     phases = {
-        "static": (STATIC, []),
-        "health": (HEALTH, []),
-        "poll304": (fragment, hdr({**htmx, "If-None-Match": etag})),
-        "poll200": (fragment, hdr(htmx)),
-        "api304": (api, hdr({"If-None-Match": api_etag})),
+        "static": (base, STATIC, []),
+        "health": (base, HEALTH, []),
+        "poll304": (base, fragment, hdr({**htmx, "If-None-Match": etag})),
+        "poll200": (base, fragment, hdr(htmx)),
+        "api304": (base, api, hdr({"If-None-Match": api_etag})),
+        # docs/deploy.md's proxy cache in front: the same polls, and the static file
+        # served by nginx itself.
+        "proxy_static": (through_proxy, STATIC, []),
+        "proxy_poll304": (through_proxy, fragment, hdr({**htmx, "If-None-Match": etag})),
+        "proxy_api304": (through_proxy, api, hdr({"If-None-Match": api_etag})),
     }
     results = {}
     load = {"before": loadavg()}
     log(f"warming up ({args.warmup} s)")
-    for path, headers_ in phases.values():
+    for origin, path, headers_ in phases.values():
         run_wrk(
-            wrk, base + path, connections=args.connections, duration=args.warmup, headers=headers_
+            wrk, origin + path, connections=args.connections, duration=args.warmup, headers=headers_
         )
     # Each URL in turn, several times over: a change of load on the machine during the
     # run then weighs on every URL alike, and the ratios stay fair.
     runs = {name: [] for name in phases}
     slice_ = max(1, math.ceil(args.duration / args.repeat))
     for repeat in range(args.repeat):
-        for name, (path, headers_) in phases.items():
+        for name, (origin, path, headers_) in phases.items():
             runs[name].append(
                 run_wrk(
                     wrk,
-                    base + path,
+                    origin + path,
                     connections=args.connections,
                     duration=slice_,
                     headers=headers_,
@@ -319,6 +330,7 @@ def main(argv=None) -> int:
 
 def run(args, cleanup: contextlib.ExitStack) -> int:
     wrk = ensure_wrk()
+    ensure_nginx()
     redis = redis_client(args.redis)
     workdir = Path(tempfile.mkdtemp(prefix="championship-bench-"))
     cleanup.callback(shutil.rmtree, workdir, ignore_errors=True)
@@ -354,6 +366,10 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     server.wait_ready()
     port = server.port
     log(f"gunicorn on port {port}: {' '.join(server.command[1:])}")
+    proxy = Proxy(port, workdir, static_root=ROOT / "staticfiles")
+    cleanup.callback(proxy.stop)
+    proxy.wait_ready()
+    log(f"nginx with docs/deploy.md's proxy cache on port {proxy.port}")
 
     report = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -377,7 +393,7 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
         "args": vars(args),
         "round_size": len(HEATS) * PER_HEAT if args.layout == "heats" else PER_HEAT,
     }
-    report.update(measure(args, wrk, port, loaded.token, pending, fragment, redis))
+    report.update(measure(args, wrk, port, loaded.token, pending, fragment, redis, proxy))
     # The screen's captures are stored too.
     acknowledged = sum(c["stored"] for c in report["captures"]) + report["screen"]["stored"]
     report["stored"] = check_stored(database, report["attempted"], acknowledged)

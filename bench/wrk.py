@@ -14,22 +14,33 @@ from bench import BenchError, log
 LUA = Path(__file__).resolve().parent / "wrk.lua"
 
 
-def ensure_wrk() -> str:
-    found = shutil.which("wrk")
-    if found:
-        return found
-    log("wrk is missing: apt-get install wrk")
+def ensure_installed(program: str, package: str, *, where: str | None = None) -> str:
+    """Return the path of ``program``, installing Debian's ``package`` when it is missing."""
+
+    def found() -> str | None:
+        return shutil.which(program) or (where if where and os.access(where, os.X_OK) else None)
+
+    if found():
+        return found()
+    log(f"{program} is missing: apt-get install {package}")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-qq", "wrk"]
+    install = ["apt-get", "install", "-y", "-qq", package]
     if subprocess.run(install, env=env, capture_output=True).returncode != 0:
         subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True)
         result = subprocess.run(install, env=env, capture_output=True, text=True)
         if result.returncode != 0:
-            raise BenchError(f"could not install wrk: {result.stderr.strip()[-500:]}")
-    found = shutil.which("wrk")
-    if not found:
-        raise BenchError("wrk is still missing after apt-get install wrk")
-    return found
+            raise BenchError(f"could not install {package}: {result.stderr.strip()[-500:]}")
+    if not found():
+        raise BenchError(f"{program} is still missing after apt-get install {package}")
+    return found()
+
+
+def ensure_wrk() -> str:
+    return ensure_installed("wrk", "wrk")
+
+
+def ensure_nginx() -> str:
+    return ensure_installed("nginx", "nginx-light", where="/usr/sbin/nginx")
 
 
 def run_wrk(wrk, url, *, connections, duration, headers=(), delay_ms=None, threads=1):
