@@ -34,6 +34,7 @@ from championship.models import ChampionshipRole, Round
 from championship.permissions import has_role, role_required
 from judging import selectors, services
 from judging.capture_kinds import CaptureConflict, CaptureForbidden, CaptureInput
+from judging.dashboard import round_dashboard, seated_entries
 from judging.models import Capture
 from judging.services import capture_record
 from results import official
@@ -345,7 +346,7 @@ class MarkForm(forms.Form):
 
     def __init__(self, *args, round_: Round, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["entry"].queryset = selectors.seated_entries(round_)
+        self.fields["entry"].queryset = seated_entries(round_)
 
 
 def _round(championship, key) -> Round:
@@ -378,7 +379,7 @@ class CorrectionForm(forms.Form):
 
     def __init__(self, *args, round_: Round, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["entry"].queryset = selectors.seated_entries(round_)
+        self.fields["entry"].queryset = seated_entries(round_)
 
     def clean_time(self):
         text = self.cleaned_data["time"].strip()
@@ -426,7 +427,7 @@ def _dashboard_context(request, round_: Round, *, failed: dict | None = None) ->
         "sign_off_refusal": official.sign_off_refusal(round_, now) if complete else None,
         "round": round_,
         "organiser": has_role(request.user, round_.championship, Role.ORGANISER),
-        "board": selectors.round_dashboard(round_, now=now),
+        "board": round_dashboard(round_, now=now),
         "mark_form": MarkForm(round_=round_),
         "rules": round_.championship.rules,
         "correction_statuses": CORRECTION_STATUSES,

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from championship.models import Championship, ChampionshipRole
 from championship.services import tables_create
 from control import rounds
-from judging import selectors
+from judging import dashboard, selectors
 from judging.capture_kinds import CaptureConflict, CaptureInput
 from judging.models import Capture
 from judging.services import capture_record
@@ -262,7 +262,7 @@ def test_the_dashboard_shows_counting_progress_and_hides_a_first_count(counting,
     record(counting, "bo", entry=1, pieces_placed=300)
     record(counting, "anna", entry=2, pieces_placed=250)
     record(counting, "bo", entry=2, pieces_placed=260)
-    board = selectors.round_dashboard(counting["round"], now=TIME_UP)
+    board = dashboard.round_dashboard(counting["round"], now=TIME_UP)
     (heat,) = board.heats
     assert (heat.counted, heat.second_awaited, heat.disputed) == (1, 1, 1)
     assert heat.awaiting == 1  # only the agreed count waits for the entrant's confirmation

@@ -27,8 +27,8 @@ from championship import l10n
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
 from control import rounds
 from judging.capture_kinds import CaptureInput
+from judging.dashboard import capture_values
 from judging.models import Capture
-from judging.selectors import capture_values
 from judging.services import capture_record
 from registration import services as registration_services
 from registration import validation
