@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from control.report import MINUTE_MS, Summary
+from control.report_figures import MINUTE_MS, Summary
 
 WIDTH = 480
 SERIES = 6

@@ -11,7 +11,8 @@ from django.views.decorators.http import require_GET
 from championship import csvfile
 from championship.permissions import Role, has_role, role_required
 from control import charts
-from control.report import MINUTE_MS, THRESHOLDS, Flag, RoundReport, Summary, round_report
+from control.report import THRESHOLDS, Flag, RoundReport, round_report
+from control.report_figures import MINUTE_MS, Summary
 from control.views.common import REPORT, round_or_404
 
 TIME_FLAGS = (Flag.SLOWER, Flag.FASTER)

@@ -17,18 +17,14 @@ from championship.models import ChampionshipRole, Heat, Round, Seat, Table
 from championship.services import tables_create
 from control import charts
 from control.report import (
-    MINUTE_MS,
     Flag,
-    Summary,
     Thresholds,
-    checkpoints,
-    finish_curve,
     heat_time_flags,
     late_start_flags,
     missing_piece_flags,
     round_report,
-    spread_of,
 )
+from control.report_figures import MINUTE_MS, Summary, checkpoints, finish_curve, spread_of
 from judging.capture_kinds import CaptureInput
 from judging.services import capture_record
 from results.models import Result
