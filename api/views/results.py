@@ -6,7 +6,6 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -14,7 +13,7 @@ from rest_framework.response import Response
 from api import serializers
 from api.views.base import ROUND, SLUG, TAG, PublicApiView
 from championship.models import Round
-from results.live_poll import etag_matches
+from results.live_poll import etag_matches, not_modified, with_poll_headers
 from results.selectors import cached_once, round_standings
 from results.views import LIVE_RENDERS_PER_SECOND
 
@@ -58,13 +57,13 @@ class RoundResultsView(PublicApiView):
         etag = '"{id}-{version}"'.format(**found)
         asked = request.headers.get("If-None-Match", "")
         if etag_matches(asked, etag):
-            return not_modified(etag)
+            return with_poll_headers(not_modified(), etag)
         # The row just read is all that round_standings needs of the round; from_db takes
         # the loaded fields in the model's order and defers the others.
         names = [field.attname for field in Round._meta.concrete_fields if field.attname in found]
         round_ = Round.from_db(Round.objects.db, names, [found[name] for name in names])
         if request.accepted_renderer.format != "json":
-            return Response(round_standings(round_), headers=poll_headers(etag))
+            return with_poll_headers(Response(round_standings(round_)), etag)
 
         def render_it():
             return etag, JSONRenderer().render(round_standings(round_))
@@ -82,16 +81,5 @@ class RoundResultsView(PublicApiView):
             per_second=LIVE_RENDERS_PER_SECOND,
         )
         if etag_matches(asked, served):
-            return not_modified(served)
-        response = HttpResponse(body, content_type="application/json")
-        for header, value in poll_headers(served).items():
-            response[header] = value
-        return response
-
-
-def poll_headers(etag: str) -> dict:
-    return {"ETag": etag, "Cache-Control": "no-cache"}
-
-
-def not_modified(etag: str) -> Response:
-    return Response(status=status.HTTP_304_NOT_MODIFIED, headers=poll_headers(etag))
+            return with_poll_headers(not_modified(), served)
+        return with_poll_headers(HttpResponse(body, content_type="application/json"), served)
