@@ -59,6 +59,7 @@ def test_questions_set_up_then_answered_on_a_phone(chromium, live_server, sm):  
     judging_shot(phone, "questions-2-phone-form")
     phone.get_by_role("button", name="Register").click()
     expect(phone.locator("main")).to_contain_text("Your entry is confirmed.")
+    phone.wait_for_load_state("load")  # measured with the styles applied, not before
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shirt = Question.objects.get(text="T-shirt size")
     first = Question.objects.get(text="First championship?")
