@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from types import SimpleNamespace
 
 from django.db import transaction
 from django.db.models import F, Prefetch, Q
@@ -11,7 +10,7 @@ from django.db.models import F, Prefetch, Q
 from championship.models import Round, Seat
 from championship.rules import advancement, eligibility, ranking, timing
 from registration.models import Entry, Person
-from results.models import JUDGED_FIELDS, Result, RoundRanking
+from results.models import Result, RoundRanking
 
 logger = logging.getLogger(__name__)
 
@@ -118,6 +117,26 @@ def standings_compute(
             ranking.Ranked(result.pk, decided, official=result.official, heat=result.heat_id)
         )
     withdrawn = {result.pk for result in results if _withdrawn(result)}
+    placed = rank_outcomes(round_, rows, withdrawn)
+    ranked = []
+    for pk, (place, official_place, qualified, prize) in placed.items():
+        result = by_pk[pk]
+        result.place = place
+        result.official_place = official_place
+        result.qualified = qualified
+        result.prize = prize
+        ranked.append(result)
+    return ranked
+
+
+def rank_outcomes(round_: Round, rows: list[ranking.Ranked], withdrawn: set) -> dict:
+    """Rank a round's outcomes: each entry's place, official place, qualification and prize.
+
+    Return them by ``Ranked.entry``, in standing order: the ranked entries first,
+    then the withdrawn ones (never ranked: no place, no official place, no prize,
+    not qualified).
+    """
+    rules = round_.category.championship.rules
     standings = ranking.rank(row for row in rows if row.entry not in withdrawn)
     # Prizes are given once time is up in the final (rogaland: "right after time is up").
     if round_.stage == Round.Stage.FINAL and round_.state in (
@@ -135,51 +154,32 @@ def standings_compute(
         if advance is not None
         else set()
     )
-    ranked = []
-    for standing in standings:
-        result = by_pk[standing.entry]
-        result.place = standing.place
-        result.official_place = standing.official_place
-        result.prize = standing.prize
-        result.qualified = standing.entry in qualified
-        ranked.append(result)
-    for result in results:
-        if result.pk in withdrawn:
-            result.place = result.official_place = result.prize = None
-            result.qualified = False
-            ranked.append(result)
-    return ranked
+    placed = {
+        standing.entry: (
+            standing.place,
+            standing.official_place,
+            standing.entry in qualified,
+            standing.prize,
+        )
+        for standing in standings
+    }
+    for row in rows:
+        if row.entry in withdrawn:
+            placed[row.entry] = (None, None, False, None)
+    return placed
 
 
-def _withdrawn(result) -> bool:
-    """Return whether a result's entry is withdrawn (a plain row carries ``entry_status``)."""
-    status = getattr(result, "entry_status", None)
-    if status is None:
-        status = result.entry.status
-    return status == Entry.Status.WITHDRAWN
+def _withdrawn(result: Result) -> bool:
+    """Return whether a result's entry is withdrawn."""
+    return result.entry.status == Entry.Status.WITHDRAWN
 
 
-# What ranking reads of each result (the confirmation does not count).
-INPUT_FIELDS = [
-    "heat_id",
-    *(name for name in JUDGED_FIELDS if name != "confirmed_at"),
-    "official",
-]
-
-
-def results_for_ranking(round_: Round, *, officiality: bool = True):
-    """Return the round's results with what the rules need, in a fixed number of queries.
-
-    Without ``officiality`` only the columns the ranking reads are loaded, as
-    plain rows rather than model instances, which keeps a judge's capture in a
-    round of 1,600 entries cheap.
-    """
-    results = Result.objects.filter(round=round_)
-    if not officiality:
-        rows = results.values("pk", *INPUT_FIELDS, *DERIVED_FIELDS, entry_status=F("entry__status"))
-        return [SimpleNamespace(**row) for row in rows]
+def results_for_ranking(round_: Round) -> list[Result]:
+    """Return the round's results with entries, heats and members, in a fixed number of queries."""
     return list(
-        results.select_related("entry", "heat").prefetch_related(
+        Result.objects.filter(round=round_)
+        .select_related("entry", "heat")
+        .prefetch_related(
             Prefetch("entry__members", queryset=Person.objects.order_by("memberships__position"))
         )
     )
@@ -283,13 +283,56 @@ def standings_ensure(round_: Round) -> bool:
         version = locked.version
         if ranking_row.version >= version:
             return False
-        results = results_for_ranking(locked, officiality=False)
-        before = {result.pk: _derived(result) for result in results}
-        ranked = standings_compute(locked, results, officiality=False, only=set())
-        _store(ranked, before, RANK_FIELDS)
+        _rank_stored(locked)
         ranking_row.version = version
         ranking_row.save(update_fields=["version"])
     return True
+
+
+# What ranking the stored outcomes reads of each result, and the places it may change.
+STORED_COLUMNS = (
+    "pk",
+    "heat_id",
+    "outcome",
+    "final_ms",
+    "penalty_ms",
+    "counted_pieces",
+    "official",
+    "entry__status",
+    *RANK_FIELDS,
+)
+
+
+def _rank_stored(round_: Round) -> None:
+    """Rank a round from its stored outcomes; write the places, qualifications, prizes that moved.
+
+    Reads one row of plain values per result, not model instances: this runs for
+    every new version of a busy round's standings.
+    """
+    stored = list(Result.objects.filter(round=round_).values_list(*STORED_COLUMNS))
+    rows = [
+        ranking.Ranked(
+            pk,
+            timing.Outcome(
+                outcome or timing.PENDING,
+                final_ms=final_ms,
+                penalty_ms=penalty_ms,
+                counted_pieces=counted_pieces,
+            ),
+            official=official,
+            heat=heat_id,
+        )
+        for pk, heat_id, outcome, final_ms, penalty_ms, counted_pieces, official, *_ in stored
+    ]
+    withdrawn = {row[0] for row in stored if row[7] == Entry.Status.WITHDRAWN}
+    placed = rank_outcomes(round_, rows, withdrawn)
+    changed = [
+        Result(pk=row[0], **dict(zip(RANK_FIELDS, placed[row[0]], strict=True)))
+        for row in stored
+        if tuple(row[8:]) != placed[row[0]]
+    ]
+    if changed:
+        Result.objects.bulk_update(changed, RANK_FIELDS, batch_size=500)
 
 
 # A round whose stored places reflect its current version (one never ranked has no row).

@@ -144,7 +144,7 @@ def test_a_later_start_while_a_ranking_is_under_way_waits_for_it(running, monkey
     finish(round_, entries[0], judge, minutes_ago=20)  # now ahead of the fastest: it moves down
 
     paused, go = threading.Event(), threading.Event()
-    compute = services.standings_compute
+    compute = services.rank_outcomes
 
     def slow_compute(*args, **kwargs):
         if threading.current_thread().name == "ranker":
@@ -152,7 +152,7 @@ def test_a_later_start_while_a_ranking_is_under_way_waits_for_it(running, monkey
             go.wait(timeout=20)
         return compute(*args, **kwargs)
 
-    monkeypatch.setattr(services, "standings_compute", slow_compute)
+    monkeypatch.setattr(services, "rank_outcomes", slow_compute)
     failures = []
 
     def run(call):
