@@ -8,11 +8,12 @@ from datetime import date
 from django.core.cache import cache
 from django.db.models import Prefetch
 from django.db.models.functions import Coalesce
+from django.urls import reverse
 
 from championship import bounds
 from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat
-from registration.models import Person
+from registration.models import EntryMember, Person
 from results.models import Result
 from results.services import entry_is_official, standings_ensure
 
@@ -78,29 +79,114 @@ def people(entry) -> list[dict]:
     ]
 
 
-def public_row(result: Result, table_numbers: dict[int, int]) -> dict:
-    """Return a result as the public sees it: names only with consent to publication.
+# What a public row reads of each result, in one query with its entry and heat.
+ROW_COLUMNS = (
+    "pk",
+    "entry_id",
+    "entry__ref",
+    "entry__name",
+    "entry__publish_consent",
+    "heat__key",
+    "time_ms",
+    "missing_found",
+    "missing_lost",
+    "adjacent_missing",
+    "last_piece_ms",
+    "pieces_placed",
+    "incorrect",
+    "status",
+    "place",
+    "official_place",
+    "official",
+    "outcome",
+    "final_ms",
+    "penalty_ms",
+    "counted_pieces",
+    "qualified",
+    "prize",
+    # The puzzle's pieces give each completed pace.
+    "round__category__pieces",
+)
 
-    Consent is each member's: the members list names those who consented; the
-    entry's own name (often made of its members' names) only when all did.
+
+def _members_of(entry_ids) -> dict[int, list[tuple[str, bool, str]]]:
+    """Return each entry's members in their order: (name, consents, puzzler's page)."""
+    page = reverse("puzzler", kwargs={"ref": "REF"})
+    before, _ref, after = page.partition("REF")
+    members: dict[int, list] = {}
+    rows = (
+        EntryMember.objects.filter(entry_id__in=entry_ids)
+        .order_by("entry_id", "position")
+        .values_list("entry_id", "person__name", "person__publish_consent", "person__puzzler__ref")
+    )
+    for entry_id, name, consents, puzzler in rows:
+        members.setdefault(entry_id, []).append((name, consents, f"{before}{puzzler}{after}"))
+    return members
+
+
+def public_rows(round_: Round, heat: str | None = None) -> list[dict]:
+    """Return a round's (or one heat's) results as the public sees them, in standing order.
+
+    Names only with consent to publication, which is each member's: the members
+    list names those who consented; the entry's own name (often made of its
+    members' names) only when all did (``Entry.name_published``). Read as plain
+    values in three queries (results with their entries and heats, members,
+    tables) rather than as model instances: a new version of a round's standings
+    is read after every capture of a busy heat.
     """
-    entry = result.entry
+    results = Result.objects.filter(round=round_)
+    seats = Seat.objects.filter(round=round_)
+    if heat:
+        results = results.filter(heat__key=heat)
+        seats = seats.filter(heat__key=heat)
+    values = list(
+        results.order_by("place", "official_place", "entry__registered_at", "entry__id").values(
+            *ROW_COLUMNS
+        )
+    )
+    tables = dict(seats.values_list("entry_id", "table__number"))
+    members = _members_of([value["entry_id"] for value in values])
+    rows = [_public_row_of(value, members.get(value["entry_id"], []), tables) for value in values]
+    return sorted(rows, key=lambda row: (row["place"] is None, row["place"] or 0))
+
+
+def _public_row_of(value: dict, members: list[tuple[str, bool, str]], tables) -> dict:
+    """Return a public row of a result read as values (see ``public_rows``)."""
+    consenting = [(name, url) for name, consents, url in members if consents]
+    published = value["entry__publish_consent"] and all(consents for _n, consents, _u in members)
+    final_ms = value["final_ms"]
+    final_seconds = None if final_ms is None else final_ms // 1000
+    completed = value["outcome"] == Result.Outcome.COMPLETED and final_seconds
     return {
         "entry": {
-            "id": entry.ref,
-            "name": entry.name if entry.name_published() else None,
-            "members": [member.name for member in entry.consenting_members()],
-            "people": people(entry),
+            "id": value["entry__ref"],
+            "name": value["entry__name"] if published else None,
+            "members": [name for name, _url in consenting],
+            "people": [{"name": name, "url": url} for name, url in consenting],
         },
-        "heat": result.heat.key,
-        "table": table_numbers.get(entry.pk),
-        **{key: value for key, value in result_fields(result).items() if key != "entry"},
-        "pieces_per_minute": pieces_per_minute(result.round.category.pieces, result),
+        "heat": value["heat__key"],
+        "table": tables.get(value["entry_id"]),
+        "time": format_duration(value["time_ms"]),
+        "missing_found": value["missing_found"],
+        "missing_lost": value["missing_lost"],
+        "adjacent_missing": value["adjacent_missing"],
+        "last_piece_time": format_duration(value["last_piece_ms"]),
+        "pieces_placed": value["pieces_placed"],
+        "incorrect": value["incorrect"],
+        "status": value["status"],
+        "place": value["place"],
+        "official_place": value["official_place"],
+        "official": value["official"],
+        "outcome": value["outcome"] or None,
+        "final_seconds": final_seconds,
+        "penalty_seconds": value["penalty_ms"] // 1000,
+        "counted_pieces": value["counted_pieces"],
+        "qualified": value["qualified"],
+        "prize": value["prize"],
+        "pieces_per_minute": (
+            round(value["round__category__pieces"] * 60 / final_seconds, 1) if completed else None
+        ),
     }
-
-
-def _unplaced_last(rows: list[Result]) -> list[Result]:
-    return sorted(rows, key=lambda r: (r.place is None, r.place or 0))
 
 
 # How long a request waits for another one that is building the same cached value.
@@ -206,12 +292,6 @@ def round_standings(round_: Round, heat: str | None = None) -> dict:
 
     def build():
         standings_ensure(round_)
-        results = standings_queryset(round_)
-        seats = Seat.objects.filter(round=round_)
-        if heat:
-            results = results.filter(heat__key=heat)
-            seats = seats.filter(heat__key=heat)
-        tables = dict(seats.values_list("entry_id", "table__number"))
         return {
             "round": round_.key,
             "version": round_.version,
@@ -222,7 +302,7 @@ def round_standings(round_: Round, heat: str | None = None) -> dict:
             "corrections": [
                 {"at": item["at"], "reason": item["reason"]} for item in round_.corrections
             ],
-            "rows": [public_row(result, tables) for result in _unplaced_last(list(results))],
+            "rows": public_rows(round_, heat),
         }
 
     return cached_once(key, build)
