@@ -13,10 +13,12 @@ endpoint compares ETags with ``etag_matches`` too.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from django.db import connection
-from django.http import Http404, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags
+from django.utils.text import compress_string
 from django.utils.translation import gettext as _
 
 # The one query of an unchanged poll, written out: building it with the ORM costs
@@ -28,6 +30,8 @@ POLL_STATE = (
     " JOIN championship_championship c ON c.id = r.championship_id"
     " WHERE c.slug = %s AND r.key = %s"
 )
+# As Django's GZipMiddleware reads Accept-Encoding.
+ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 # What a heat's key can be (a slug); anything else is no heat, and is never queried.
 HEAT_KEY = re.compile(r"[-a-zA-Z0-9_]{1,30}")
 
@@ -81,11 +85,41 @@ def etag_matches(header: str, etag: str) -> bool:
 
 
 def with_poll_headers(response, etag: str):
-    """Give a poll's answer its ETag, and keep every cache asking again (``no-cache``)."""
-    response["ETag"] = etag
+    """Give a poll's answer its ETag, and keep every cache asking again (``no-cache``).
+
+    A gzipped answer's ETag is weak: the same version, another encoding of it.
+    """
+    gzipped = response.get("Content-Encoding") == "gzip"
+    response["ETag"] = f"W/{etag}" if gzipped and not etag.startswith("W/") else etag
     response["Cache-Control"] = "no-cache"
-    response["Vary"] = "Cookie, Accept-Language, HX-Request"
+    response["Vary"] = "Cookie, Accept-Language, HX-Request, Accept-Encoding"
     return response
+
+
+@dataclass(frozen=True)
+class Version:
+    """A polled version as it is kept in the cache: its ETag, its body, and the body gzipped.
+
+    Compressed once when the version is built, not for every poller who fetches it:
+    a 180-row fragment of 170 kB is about 12 kB gzipped.
+    """
+
+    etag: str
+    body: bytes
+    gzipped: bytes
+
+    @classmethod
+    def of(cls, etag: str, body: str | bytes) -> Version:
+        data = body.encode() if isinstance(body, str) else body
+        return cls(etag, data, compress_string(data))
+
+    def answer(self, request, content_type: str = "text/html; charset=utf-8") -> HttpResponse:
+        """Return the version for ``request``: gzipped if its client accepts it."""
+        if ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+            response = HttpResponse(self.gzipped, content_type=content_type)
+            response["Content-Encoding"] = "gzip"
+            return response
+        return HttpResponse(self.body, content_type=content_type)
 
 
 def not_modified():

@@ -23,6 +23,7 @@ from championship.models import Championship, Round
 from results import selectors
 from results.live_poll import (
     UnknownHeat,
+    Version,
     etag_matches,
     heat_key_or_404,
     no_such_heat,
@@ -84,31 +85,30 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
     pk, version, championship_language = poll_state(championship_slug, round_key, heat)
     language = _poll_language(request, championship_language)
     etag = poll_etag(pk, version, language, fragment, heat)
-    html = None
     if not etag_matches(request.headers.get("If-None-Match", ""), etag):
 
         def render_it():
             # Only a poll that renders needs the round itself (and its time zone).
             round_ = _round(championship_slug, round_key)
             activate(request, round_.category.championship)
-            return etag, build(round_, etag)
+            return Version.of(etag, build(round_, etag))
 
         # While one request renders a new version, the others get the version before,
         # with its own ETag: under a stream of captures the round is rendered by one
         # request at a time and a few times a second, not once per capture, and no
         # poller waits. A quiet round shows a capture in the very next poll.
-        name = f"fragment:v2:{pk}:{language}:{fragment}:{heat}"
-        served, html = selectors.cached_once(
+        name = f"fragment:v3:{pk}:{language}:{fragment}:{heat}"
+        served = selectors.cached_once(
             f"{name}:{version}",
             render_it,
             lock=name,
             latest=f"{name}:latest",
             per_second=LIVE_RENDERS_PER_SECOND,
         )
-        if etag_matches(request.headers.get("If-None-Match", ""), served):
-            html = None
-        etag = served
-    return with_poll_headers(not_modified() if html is None else HttpResponse(html), etag)
+        etag = served.etag
+        if not etag_matches(request.headers.get("If-None-Match", ""), etag):
+            return with_poll_headers(served.answer(request), etag)
+    return with_poll_headers(not_modified(), etag)
 
 
 def _round_context(request, round_: Round, etag: str = "") -> dict:

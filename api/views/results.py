@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -13,7 +12,7 @@ from rest_framework.response import Response
 from api import serializers
 from api.views.base import ROUND, SLUG, TAG, PublicApiView
 from championship.models import Round
-from results.live_poll import etag_matches, not_modified, with_poll_headers
+from results.live_poll import Version, etag_matches, not_modified, with_poll_headers
 from results.selectors import cached_once, round_standings
 from results.views import LIVE_RENDERS_PER_SECOND
 
@@ -66,20 +65,20 @@ class RoundResultsView(PublicApiView):
             return with_poll_headers(Response(round_standings(round_)), etag)
 
         def render_it():
-            return etag, JSONRenderer().render(round_standings(round_))
+            return Version.of(etag, JSONRenderer().render(round_standings(round_)))
 
         # As the results pages' fragments do: while one request builds a new version, the
         # others are answered at once with the version before (its own ETag), and a round
         # under a stream of captures is built a few times a second, not once per capture.
-        # The JSON is rendered once per version, not once per poller.
-        name = f"api-standings:v1:{found['id']}"
-        served, body = cached_once(
+        # The JSON is rendered (and gzipped) once per version, not once per poller.
+        name = f"api-standings:v2:{found['id']}"
+        served = cached_once(
             f"{name}:{found['version']}",
             render_it,
             lock=name,
             latest=f"{name}:latest",
             per_second=LIVE_RENDERS_PER_SECOND,
         )
-        if etag_matches(asked, served):
-            return with_poll_headers(not_modified(), served)
-        return with_poll_headers(HttpResponse(body, content_type="application/json"), served)
+        if etag_matches(asked, served.etag):
+            return with_poll_headers(not_modified(), served.etag)
+        return with_poll_headers(served.answer(request, "application/json"), served.etag)

@@ -405,6 +405,20 @@ def test_an_unchanged_round_answers_304_with_one_query(
     assert response.json()["version"] == round_.version + 1
 
 
+def test_the_results_come_gzipped_to_a_client_that_accepts_it(api, championship):
+    import gzip
+    import json
+
+    finished_round(championship, 3)
+    url = results_url(championship, "individual-final")
+    plain = api.get(url)
+    zipped = api.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate")
+    assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
+    assert json.loads(gzip.decompress(zipped.content)) == plain.json()
+    assert zipped["ETag"] == f"W/{plain['ETag']}"
+    assert api.get(url, HTTP_IF_NONE_MATCH=zipped["ETag"]).status_code == 304
+
+
 def results_queries(api, championship, count: int) -> int:
     finished_round(championship, count)
     cache.clear()

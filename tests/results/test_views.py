@@ -13,6 +13,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from championship.models import Round, Seat
+from results.live_poll import Version
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
@@ -233,13 +234,16 @@ def test_many_pollers_of_a_new_version_render_it_once(client, championship, fina
 
     monkeypatch.setattr(views, "_round_context", counting)
     pk, version = final.pk, final.version
-    name = f"fragment:v2:{pk}:en:table:"
+    name = f"fragment:v3:{pk}:en:table:"
     cache.add(f"{name}:building", 1)  # another request is rendering this version right now
     etag = f'"{pk}-{version}-en-table-"'
     finishing = threading.Timer(
         0.3,
         cache.set,
-        (f"{name}:{version}", (etag, '<div id="results-table">from the other request</div>')),
+        (
+            f"{name}:{version}",
+            Version.of(etag, '<div id="results-table">from the other request</div>'),
+        ),
     )
     finishing.start()
     response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
@@ -259,7 +263,7 @@ def test_a_poll_during_the_render_of_a_new_version_gets_the_one_before(
     add_results(championship, final, 3)
     first = client.get(url(championship, final), HTTP_HX_REQUEST="true")
     Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
-    cache.add(f"fragment:v2:{final.pk}:en:table::building", 1)  # rendering the new one
+    cache.add(f"fragment:v3:{final.pk}:en:table::building", 1)  # rendering the new one
     monkeypatch.setattr(views, "_round_context", mock.Mock(side_effect=AssertionError("render")))
     during = client.get(url(championship, final), HTTP_HX_REQUEST="true")
     assert during.status_code == 200 and during["ETag"] == first["ETag"]
@@ -269,7 +273,7 @@ def test_a_poll_during_the_render_of_a_new_version_gets_the_one_before(
     )
     assert already.status_code == 304 and already["ETag"] == first["ETag"]
 
-    cache.delete(f"fragment:v2:{final.pk}:en:table::building")  # that render is done
+    cache.delete(f"fragment:v3:{final.pk}:en:table::building")  # that render is done
     monkeypatch.undo()
     after = client.get(
         url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
@@ -394,3 +398,37 @@ def test_cached_versions_expire_so_old_ones_do_not_pile_up(
     assert any(key.startswith("standings:") for key in stored)
     assert all(timeout is not None and 0 < timeout <= 600 for timeout in stored.values()), stored
     assert selectors.VERSION_TTL == 600
+
+
+def test_a_poll_that_accepts_gzip_gets_the_version_gzipped_once(
+    client, championship, final, monkeypatch
+):
+    """A browser sends Accept-Encoding: gzip; the fragment is compressed once per version."""
+    import gzip
+
+    from django.utils import text
+
+    add_results(championship, final, 3)
+    compressions = []
+    real = text.compress_string
+    monkeypatch.setattr(
+        "results.live_poll.compress_string", lambda data: compressions.append(1) or real(data)
+    )
+    plain = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    assert "Content-Encoding" not in plain and "Accept-Encoding" in plain["Vary"]
+    zipped = client.get(
+        url(championship, final), HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING="gzip, br"
+    )
+    assert zipped["Content-Encoding"] == "gzip"
+    assert gzip.decompress(zipped.content) == plain.content
+    assert len(zipped.content) < len(plain.content) / 2
+    # Another encoding of the same version: a weak ETag, which a later poll may send back.
+    assert zipped["ETag"] == f"W/{plain['ETag']}"
+    assert compressions == [1]
+    again = client.get(
+        url(championship, final),
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_ENCODING="gzip",
+        HTTP_IF_NONE_MATCH=zipped["ETag"],
+    )
+    assert again.status_code == 304
