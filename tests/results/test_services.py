@@ -260,21 +260,33 @@ def test_a_round_behind_its_version_is_ranked_by_the_next_reader(championship, i
     assert standings_ensure(final) is False
 
 
-def test_the_lazy_ranking_writes_only_places_and_only_changed_rows(championship, individual, final):
-    import re
+def test_the_lazy_ranking_writes_only_places_and_only_changed_rows(
+    championship, individual, final, monkeypatch
+):
+    from results import services
 
     build_round(championship, individual, final, 30)
     standings_recompute(round_=final)
-    second = Result.objects.filter(round=final).order_by("time_ms")[1]
+    first, second = Result.objects.filter(round=final).order_by("time_ms")[:2]
     capture_like(final, second, time_ms=second.time_ms - seconds(0, 30))  # still second
     third = Result.objects.filter(round=final).order_by("time_ms")[2]
     capture_like(final, third, time_ms=seconds(29))  # now first: the two ahead move down
+    written = []
+    real = services._write_places
+    monkeypatch.setattr(services, "_write_places", lambda rows: written.extend(rows) or real(rows))
     with CaptureQueriesContext(connection) as queries:
         assert standings_ensure(final) is True
-    (update,) = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "results_result"')]
-    assert '"outcome"' not in update and '"final_ms"' not in update
-    written = re.search(r"IN \(([^)]*)\)", update).group(1).split(",")
-    assert len(written) == 3  # the new first and the two it passed
+    (update,) = [
+        q["sql"] for q in queries if q["sql"].startswith("UPDATE") and "results_result" in q["sql"]
+    ]
+    assert "outcome" not in update and "final_ms" not in update
+    # The new first and the two it passed, with their new places.
+    assert sorted((pk, place) for pk, place, *_ in written) == sorted(
+        [(third.pk, 1), (first.pk, 2), (second.pk, 3)]
+    )
+    stored = dict(Result.objects.filter(round=final).values_list("pk", "place"))
+    assert (stored[third.pk], stored[first.pk], stored[second.pk]) == (1, 2, 3)
+    assert sorted(stored.values()) == list(range(1, 31))
 
 
 def test_the_lazy_ranking_takes_the_same_number_of_queries_whatever_the_size(
