@@ -335,7 +335,7 @@ def _write_places(changed: list[tuple]) -> None:
     """Write ``(pk, place, official_place, qualified, prize)`` of the results whose ranking moved.
 
     A finish near the top moves the places of everyone behind it: up to the whole
-    round. On PostgreSQL that is one ``UPDATE … FROM (VALUES …)``; Django's
+    round. On PostgreSQL that is one ``UPDATE … FROM unnest(…)`` of five arrays; Django's
     ``bulk_update`` builds a ``CASE`` per field and row, which costs more CPU than
     the ranking itself.
     """
@@ -347,18 +347,16 @@ def _write_places(changed: list[tuple]) -> None:
         )
         return
     table = connection.ops.quote_name(Result._meta.db_table)
-    for start in range(0, len(changed), 2000):
-        batch = changed[start : start + 2000]
-        rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(batch))
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {table} AS r SET place = v.place::integer,"
-                " official_place = v.official_place::integer, qualified = v.qualified::boolean,"
-                " prize = v.prize::smallint"
-                f" FROM (VALUES {rows}) AS v(id, place, official_place, qualified, prize)"
-                " WHERE r.id = v.id::bigint",
-                [value for row in batch for value in row],
-            )
+    columns = list(zip(*changed, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS r SET place = v.place, official_place = v.official_place,"
+            " qualified = v.qualified, prize = v.prize"
+            " FROM unnest(%s::bigint[], %s::integer[], %s::integer[], %s::boolean[],"
+            " %s::smallint[]) AS v(id, place, official_place, qualified, prize)"
+            " WHERE r.id = v.id",
+            [list(column) for column in columns],
+        )
 
 
 # A round whose stored places reflect its current version (one never ranked has no row).

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from operator import itemgetter
 
 from championship.rules.timing import COMPLETED, DNS, DSQ, INVALID, PENDING, UNFINISHED, Outcome
 
@@ -73,36 +74,30 @@ def rank(rows: Iterable[Ranked]) -> list[Standing]:
     """Return the standings of a round: every row, in order, with places.
 
     Rows that are not ranked (pending, dns, dsq) come last, without a place.
-    Rows with equal keys keep the order they were given in.
+    Rows with equal keys keep the order they were given in. Places are
+    ``competition_places`` of the ranked rows' keys, official places the same
+    over the official rows alone; worked out in one pass, since this runs for
+    every new version of a round of 1,600 entries.
     """
-    ordered = sorted(rows, key=lambda row: rank_key(row.outcome))
-    ranked = [row for row in ordered if row.outcome.kind in RANKED]
-    places = dict(
-        zip(
-            (id(row) for row in ranked),
-            competition_places([rank_key(row.outcome) for row in ranked]),
-            strict=True,
-        )
-    )
-    official = [row for row in ranked if row.official]
-    official_places = dict(
-        zip(
-            (id(row) for row in official),
-            competition_places([rank_key(row.outcome) for row in official]),
-            strict=True,
-        )
-    )
-    return [
-        Standing(
-            entry=row.entry,
-            outcome=row.outcome,
-            official=row.official,
-            heat=row.heat,
-            place=places.get(id(row)),
-            official_place=official_places.get(id(row)),
-        )
-        for row in ordered
-    ]
+    keyed = sorted(((rank_key(row.outcome), row) for row in rows), key=itemgetter(0))
+    standings = []
+    index = official_index = 0
+    place = official_place = None
+    last = last_official = None
+    for key, row in keyed:
+        if row.outcome.kind in RANKED:
+            index += 1
+            if key != last:
+                place, last = index, key
+            if row.official:
+                official_index += 1
+                if key != last_official:
+                    official_place, last_official = official_index, key
+            at, at_official = place, official_place if row.official else None
+        else:
+            at = at_official = None
+        standings.append(Standing(row.entry, row.outcome, row.official, row.heat, at, at_official))
+    return standings
 
 
 def award_prizes(
