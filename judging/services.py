@@ -16,8 +16,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -189,108 +188,140 @@ def capture_record(
     _check_kind_allowed(judge, championship, data.kind)
     now = now or timezone.now()
     with transaction.atomic():
-        locked_round = (
-            Round.objects.select_for_update(of=("self",))
-            .select_related("category__championship")
-            .get(pk=round_.pk)
-        )
+        locked_round = _lock_and_move_on(round_)
         # Under the lock: a retry may race the first attempt.
         earlier = _existing(data.client_id)
-        if earlier is not None:
-            return _replay(earlier, round_, entry, judge, data)
-        seat = (
-            Seat.objects.select_related("heat__round__category")
-            .filter(round=locked_round, entry=entry)
-            .order_by()
-            .first()
-        )
-        if seat is None:
-            raise ValidationError({"entry": [_("The entry is not seated in this round.")]})
-        heat = seat.heat
-        # A no-show or a disqualification may be recorded before the start; times may not.
-        if heat.started_at is None and data.kind not in (Kind.DNS, Kind.DSQ, Kind.WARNING):
-            raise ValidationError({"round": [_("The entry's heat has not started.")]})
-        # The round's lock is held: no other capture, start or close changes this result.
-        result = Result.objects.filter(round=locked_round, entry=entry).order_by().first()
-        new_result = result is None
-        if new_result:
-            result = Result(round=locked_round, heat=heat, entry=entry)
-        result.entry = entry
-        pieces = locked_round.category.pieces
-        rules = championship.rules
-        limit = locked_round.time_limit_ms
-        _check_counts(data, pieces, rules)
-        elapsed = last_piece = None
-        if data.kind == Kind.FINISH:
-            _check_instant(data, seat, limit, now)
-            elapsed = timing.elapsed_ms(data.at, heat.started_at, seat.started_at)
-            if data.last_piece_at is not None:
-                if data.last_piece_at < data.at:
-                    raise ValidationError(
-                        {"last_piece_at": [_("The last piece cannot come before the time.")]}
-                    )
-                last_piece = timing.elapsed_ms(data.last_piece_at, heat.started_at, seat.started_at)
-        elif data.kind == Kind.CORRECTION:
-            if not data.reason.strip():
-                raise ValidationError({"reason": [_("A correction needs a reason.")]})
-            _check_time(data)
-            elapsed = data.time_ms
-        elif data.kind in (Kind.DSQ, Kind.WARNING) and not data.reason.strip():
-            raise ValidationError({"reason": [_("Give a reason.")]})
-        check_against_result(data, result, judge, seat=seat, round_=locked_round, now=now)
-        capture = Capture.objects.create(
-            championship=championship,
-            client_id=data.client_id,
-            round=locked_round,
-            heat=heat,
-            entry=entry,
-            kind=data.kind,
-            judge=judge,
-            device_at=data.at,
-            elapsed_ms=elapsed,
-            last_piece_ms=last_piece,
-            missing_found=data.missing_found,
-            missing_lost=data.missing_lost,
-            adjacent_missing=data.adjacent_missing,
-            pieces_placed=data.pieces_placed,
-            pieces_remaining=data.pieces_remaining,
-            reason=data.reason.strip(),
-            payload={
-                **kept_payload(data.kind, data.payload),
-                **({"status": data.status} if data.status else {}),
-            },
-        )
-        result_derive(
-            result,
-            pieces,
-            seat=seat,
-            second_count=championship.second_count,
-            # A new result has no capture before this one: nothing to read back.
-            captures=[capture] if new_result else None,
-        )
-        try:
-            outcome_derive(result, rules, pieces, limit_ms=limit)
-        except timing.AttemptError as error:
-            # The capture is rolled back with the transaction.
-            message = attempt_error_message(error, pieces=pieces, rules=rules)
-            raise ValidationError(message) from None
-        if new_result:
-            result.official = entry_is_official(entry, rules, locked_round.category.kind)
-            result.save()
-        else:
-            # Only what the capture decides: the places are the ranking's (see below).
-            result.save(update_fields=[*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
-        if data.kind == Kind.CORRECTION and locked_round.state == Round.State.PUBLISHED:
-            # An official result changed: the round says so, with the reason (control.official).
-            locked_round.corrections = [
-                *locked_round.corrections,
-                {"at": now.isoformat(), "entry": entry.pk, "reason": capture.reason},
-            ]
-            locked_round.save(update_fields=["corrections"])
-        # The round is not ranked here: the next read of its standings ranks it once for
-        # every capture since, so a capture costs the same in a round of 20 or 2,000.
-        Round.objects.filter(pk=locked_round.pk).update(version=F("version") + 1)
+        if earlier is None:
+            return _store(locked_round, entry, judge, data, now)
+        # Nothing new is stored: the round's version stays as it was.
+        transaction.set_rollback(True)
+    return _replay(earlier, round_, entry, judge, data)
+
+
+def _store(locked_round: Round, entry: Entry, judge, data: CaptureInput, now: datetime) -> Recorded:
+    """Check a new capture against the entry's result, store it, derive the result anew.
+
+    Runs under the round's lock (``capture_record``).
+    """
+    championship = locked_round.championship
+    seat = (
+        Seat.objects.select_related("heat")
+        .filter(round=locked_round, entry=entry)
+        .order_by()
+        .first()
+    )
+    if seat is None:
+        raise ValidationError({"entry": [_("The entry is not seated in this round.")]})
+    heat = seat.heat
+    heat.round = locked_round
+    # A no-show or a disqualification may be recorded before the start; times may not.
+    if heat.started_at is None and data.kind not in (Kind.DNS, Kind.DSQ, Kind.WARNING):
+        raise ValidationError({"round": [_("The entry's heat has not started.")]})
+    # The round's lock is held: no other capture, start or close changes this result.
+    result = Result.objects.filter(round=locked_round, entry=entry).order_by().first()
+    new_result = result is None
+    if new_result:
+        result = Result(round=locked_round, heat=heat, entry=entry)
+    result.entry = entry
+    pieces = locked_round.category.pieces
+    rules = championship.rules
+    limit = locked_round.time_limit_ms
+    _check_counts(data, pieces, rules)
+    elapsed = last_piece = None
+    if data.kind == Kind.FINISH:
+        _check_instant(data, seat, limit, now)
+        elapsed = timing.elapsed_ms(data.at, heat.started_at, seat.started_at)
+        if data.last_piece_at is not None:
+            if data.last_piece_at < data.at:
+                raise ValidationError(
+                    {"last_piece_at": [_("The last piece cannot come before the time.")]}
+                )
+            last_piece = timing.elapsed_ms(data.last_piece_at, heat.started_at, seat.started_at)
+    elif data.kind == Kind.CORRECTION:
+        if not data.reason.strip():
+            raise ValidationError({"reason": [_("A correction needs a reason.")]})
+        _check_time(data)
+        elapsed = data.time_ms
+    elif data.kind in (Kind.DSQ, Kind.WARNING) and not data.reason.strip():
+        raise ValidationError({"reason": [_("Give a reason.")]})
+    check_against_result(data, result, judge, seat=seat, round_=locked_round, now=now)
+    capture = Capture.objects.create(
+        championship=championship,
+        client_id=data.client_id,
+        round=locked_round,
+        heat=heat,
+        entry=entry,
+        kind=data.kind,
+        judge=judge,
+        device_at=data.at,
+        elapsed_ms=elapsed,
+        last_piece_ms=last_piece,
+        missing_found=data.missing_found,
+        missing_lost=data.missing_lost,
+        adjacent_missing=data.adjacent_missing,
+        pieces_placed=data.pieces_placed,
+        pieces_remaining=data.pieces_remaining,
+        reason=data.reason.strip(),
+        payload={
+            **kept_payload(data.kind, data.payload),
+            **({"status": data.status} if data.status else {}),
+        },
+    )
+    result_derive(
+        result,
+        pieces,
+        seat=seat,
+        second_count=championship.second_count,
+        # A new result has no capture before this one: nothing to read back.
+        captures=[capture] if new_result else None,
+    )
+    try:
+        outcome_derive(result, rules, pieces, limit_ms=limit)
+    except timing.AttemptError as error:
+        # The capture is rolled back with the transaction.
+        message = attempt_error_message(error, pieces=pieces, rules=rules)
+        raise ValidationError(message) from None
+    if new_result:
+        result.official = entry_is_official(entry, rules, locked_round.category.kind)
+        result.save()
+    else:
+        # Only what the capture decides: the places are the ranking's (see below).
+        result.save(update_fields=[*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
+    if data.kind == Kind.CORRECTION and locked_round.state == Round.State.PUBLISHED:
+        # An official result changed: the round says so, with the reason (control.official).
+        locked_round.corrections = [
+            *locked_round.corrections,
+            {"at": now.isoformat(), "entry": entry.pk, "reason": capture.reason},
+        ]
+        locked_round.save(update_fields=["corrections"])
+    # The round is not ranked here: the next read of its standings ranks it once for
+    # every capture since, so a capture costs the same in a round of 20 or 2,000. Its
+    # version moved on when its row was locked.
     return Recorded(capture=capture, result=result, created=True)
+
+
+def _lock_and_move_on(round_: Round) -> Round:
+    """Lock the round's row and move its version on, in one statement; return it as locked.
+
+    Every capture that stores something changes the round's version, so the lock
+    and the change are one ``UPDATE … RETURNING``; a capture that stores nothing
+    (a replay, a refusal) rolls back its transaction, and the version with it.
+    The round's category and championship are those already read with ``round_``
+    (neither changes under a round's lock).
+    """
+    table = connection.ops.quote_name(Round._meta.db_table)
+    # A raw query of the model: each column comes through its field's conversion.
+    found = list(
+        Round.objects.raw(
+            f"UPDATE {table} SET version = version + 1 WHERE id = %s RETURNING *", [round_.pk]
+        )
+    )
+    if not found:
+        raise Round.DoesNotExist
+    (locked,) = found
+    locked.category = round_.category
+    locked.championship = locked.category.championship = round_.championship
+    return locked
 
 
 def _same_capture(earlier: Capture, data: CaptureInput) -> bool:

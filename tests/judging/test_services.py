@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.exceptions import ValidationError
 
-from championship.models import ChampionshipRole
+from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
 from control import rounds
 from judging import services as judging_services
@@ -100,6 +100,27 @@ def test_the_same_capture_sent_twice_is_stored_once_and_answered_alike(running):
     assert again.capture.pk == first.capture.pk
     assert Capture.objects.count() == 1
     assert again.result.time_ms == 40 * 60_000
+
+
+def test_only_a_stored_capture_moves_the_rounds_version_on(running):
+    """Pollers fetch a new version only when something changed: not for a replay or a refusal."""
+    round_ = running["round"]
+
+    def version():
+        return Round.objects.values_list("version", flat=True).get(pk=round_.pk)
+
+    before = version()
+    client_id = uuid.uuid4()
+    record(running, at=at(40), client_id=client_id)
+    assert version() == before + 1
+    record(running, at=at(40), client_id=client_id)  # the phone sends it again
+    assert version() == before + 1
+    with pytest.raises(CaptureConflict):
+        record(running, at=at(41), client_id=client_id)
+    with pytest.raises(ValidationError):
+        record(running, at=at(200))  # after the time limit
+    assert version() == before + 1
+    assert Capture.objects.count() == 1
 
 
 @pytest.mark.parametrize(
