@@ -109,13 +109,17 @@ ROW_COLUMNS = (
 )
 
 
-def _members_of(entry_ids) -> dict[int, list[tuple[str, bool, str]]]:
-    """Return each entry's members in their order: (name, consents, puzzler's page)."""
+def _members_of(results) -> dict[int, list[tuple[str, bool, str]]]:
+    """Return the members of the entries of ``results`` in their order: (name, consents, page).
+
+    ``results`` is a queryset of results: the members are read through a join to
+    it, not through a list of thousands of ids.
+    """
     page = reverse("puzzler", kwargs={"ref": "REF"})
     before, _ref, after = page.partition("REF")
     members: dict[int, list] = {}
     rows = (
-        EntryMember.objects.filter(entry_id__in=entry_ids)
+        EntryMember.objects.filter(entry__in=results.values("entry_id"))
         .order_by("entry_id", "position")
         .values_list("entry_id", "person__name", "person__publish_consent", "person__puzzler__ref")
     )
@@ -145,7 +149,7 @@ def public_rows(round_: Round, heat: str | None = None) -> list[dict]:
         )
     )
     tables = dict(seats.values_list("entry_id", "table__number"))
-    members = _members_of([value["entry_id"] for value in values])
+    members = _members_of(results)
     rows = [_public_row_of(value, members.get(value["entry_id"], []), tables) for value in values]
     return sorted(rows, key=lambda row: (row["place"] is None, row["place"] or 0))
 
