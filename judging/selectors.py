@@ -305,7 +305,8 @@ def table_version(table: Table) -> str:
 
     It changes when a heat at the table is seated anew, starts, ends or closes,
     when an entry there gets its own start, when a time limit changes, and with
-    every capture in a round at the table (each one moves the round's version).
+    every capture in a round at the table (each one moves the round's captures
+    version, also a confirmation, which the results do not show).
     What only the clock changes (time running out) the phone works out itself.
     """
     rows = (
@@ -323,6 +324,7 @@ def table_version(table: Table) -> str:
             "heat__ended_at",
             "heat__scheduled_start",
             "round__version",
+            "round__captures_version",
             "round__time_limit_minutes",
             "round__category__time_limit_minutes",
         )

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -223,6 +224,7 @@ def _store(locked_round: Round, entry: Entry, judge, data: CaptureInput, now: da
     if new_result:
         result = Result(round=locked_round, heat=heat, entry=entry)
     result.entry = entry
+    shown_before = None if new_result else _shown(result)
     pieces = locked_round.category.pieces
     rules = championship.rules
     limit = locked_round.time_limit_ms
@@ -287,25 +289,44 @@ def _store(locked_round: Round, entry: Entry, judge, data: CaptureInput, now: da
     else:
         # Only what the capture decides: the places are the ranking's (see below).
         result.save(update_fields=[*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
-    if data.kind == Kind.CORRECTION and locked_round.state == Round.State.PUBLISHED:
+    corrected = data.kind == Kind.CORRECTION and locked_round.state == Round.State.PUBLISHED
+    if corrected:
         # An official result changed: the round says so, with the reason (control.official).
         locked_round.corrections = [
             *locked_round.corrections,
             {"at": now.isoformat(), "entry": entry.pk, "reason": capture.reason},
         ]
         locked_round.save(update_fields=["corrections"])
+    if not corrected and _shown(result) == shown_before:
+        # Nothing the results show changed (a confirmation, a warning, the same time
+        # again): the round keeps its results version, and no spectator fetches it
+        # anew; its captures version moved on, for the judges' pages.
+        Round.objects.filter(pk=locked_round.pk).update(version=F("version") - 1)
     # The round is not ranked here: the next read of its standings ranks it once for
     # every capture since, so a capture costs the same in a round of 20 or 2,000. Its
     # version moved on when its row was locked.
     return Recorded(capture=capture, result=result, created=True)
 
 
-def _lock_and_move_on(round_: Round) -> Round:
-    """Lock the round's row and move its version on, in one statement; return it as locked.
+# What the public results show of a result (results.selectors.public_rows), besides places.
+SHOWN_FIELDS = tuple(
+    name
+    for name in (*JUDGED_FIELDS, *OUTCOME_FIELDS)
+    if name not in ("confirmed_at", "count_state")
+)
 
-    Every capture that stores something changes the round's version, so the lock
+
+def _shown(result: Result) -> tuple:
+    return tuple(getattr(result, name) for name in SHOWN_FIELDS)
+
+
+def _lock_and_move_on(round_: Round) -> Round:
+    """Lock the round's row and move its versions on, in one statement; return it as locked.
+
+    Every capture that stores something changes the round's captures version (the
+    judges' pages follow it) and nearly every one its results version, so the lock
     and the change are one ``UPDATE … RETURNING``; a capture that stores nothing
-    (a replay, a refusal) rolls back its transaction, and the version with it.
+    (a replay, a refusal) rolls back its transaction, and the versions with it.
     The round's category and championship are those already read with ``round_``
     (neither changes under a round's lock).
     """
@@ -313,7 +334,9 @@ def _lock_and_move_on(round_: Round) -> Round:
     # A raw query of the model: each column comes through its field's conversion.
     found = list(
         Round.objects.raw(
-            f"UPDATE {table} SET version = version + 1 WHERE id = %s RETURNING *", [round_.pk]
+            f"UPDATE {table} SET version = version + 1, captures_version = captures_version + 1"
+            " WHERE id = %s RETURNING *",
+            [round_.pk],
         )
     )
     if not found:

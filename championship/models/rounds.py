@@ -102,6 +102,14 @@ class Round(models.Model):
         editable=False,
         help_text=_("Changes whenever the round's results change."),
     )
+    captures_version = models.PositiveBigIntegerField(
+        _("captures version"),
+        default=1,
+        editable=False,
+        help_text=_(
+            "Changes with every capture, also one the results do not show (a confirmation)."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
