@@ -1,4 +1,4 @@
-"""The championship the benchmark loads: a generated document of WJPC size."""
+"""The championships the benchmark loads: generated documents of WJPC size and of a day."""
 
 from __future__ import annotations
 
@@ -27,6 +27,78 @@ LAST = [
 ]
 COUNTRIES = ["ES", "NO", "SE", "DK", "FI", "DE", "IT", "FR", "CZ", "PL", "PT", "NL", "GB", "US"]
 
+# The day (bench/day.py): a preliminary round of four heats of 150 at 600 tables, started a
+# few minutes apart (minutes running when the document is made), 90-minute limit.
+DAY_SLUG = "day-bench"
+DAY_ROUND = "individual-prelim"
+DAY_HEATS = {"a": 75, "b": 70, "c": 65, "d": 60}
+DAY_PER_HEAT = 150
+DAY_FIRST_FINISH_MINUTES = 35
+
+
+def puzzler(rnd: random.Random, number: int) -> tuple[dict, dict]:
+    """Return a person and their entry of one (``p0001``, ``e0001``), consenting to publication."""
+    person, entry = f"p{number:04d}", f"e{number:04d}"
+    name = f"{rnd.choice(FIRST)} {rnd.choice(LAST)}"
+    return (
+        {
+            "id": person,
+            "name": name,
+            "birth_date": f"{rnd.randint(1950, 2006)}-{rnd.randint(1, 12):02d}-15",
+            "country": rnd.choice(COUNTRIES),
+            "citizenship": [rnd.choice(COUNTRIES)],
+            "email": f"puzzler{number}@example.org",
+            "publish_consent": True,
+        },
+        {
+            "id": entry,
+            "name": name,
+            "members": [person],
+            "status": "confirmed",
+            "publish_consent": True,
+        },
+    )
+
+
+def finished(rnd: random.Random, entry: str, earliest_s: int, latest_s: int) -> dict:
+    """Return a result already in: a time between the two (seconds), a few with a piece missing."""
+    seconds = rnd.randint(earliest_s, latest_s - 1)
+    missing = 1 if rnd.random() < 0.05 else 0
+    return {
+        "entry": entry,
+        "status": "finished",
+        "time": f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
+        "missing_found": missing,
+    }
+
+
+def championship(slug: str, name: str, now: datetime) -> dict:
+    """Return the championship part of a document: rogaland rules (one judge, no second count)."""
+    return {
+        "slug": slug,
+        "name": name,
+        "ruleset": "rogaland",
+        "timezone": "Europe/Madrid",
+        "starts_at": (now - timedelta(hours=2)).isoformat(),
+        "currency": "EUR",
+        "language": "en",
+        "venue": "Valladolid",
+    }
+
+
+def competition(entries: list[dict], rounds: list[dict]) -> dict:
+    """Return the one individual competition: 500 pieces, 90 minutes."""
+    return {
+        "key": "individual",
+        "category": "individual",
+        "pieces": 500,
+        "time_limit_minutes": 90,
+        "capacity": None,
+        "fee": "0.00",
+        "entries": entries,
+        "rounds": rounds,
+    }
+
 
 def wjpc_document(now: datetime, layout: str = "heats", seed: int = 2024):
     """Return a document of WJPC size, the entries still puzzling, and the fragment to poll.
@@ -48,43 +120,15 @@ def wjpc_document(now: datetime, layout: str = "heats", seed: int = 2024):
         seats, results = [], []
         for table in range(1, PER_HEAT + 1):
             number += 1
-            person, entry = f"p{number:04d}", f"e{number:04d}"
-            name = f"{rnd.choice(FIRST)} {rnd.choice(LAST)}"
-            persons.append(
-                {
-                    "id": person,
-                    "name": name,
-                    "birth_date": f"{rnd.randint(1950, 2006)}-{rnd.randint(1, 12):02d}-15",
-                    "country": rnd.choice(COUNTRIES),
-                    "citizenship": [rnd.choice(COUNTRIES)],
-                    "email": f"puzzler{number}@example.org",
-                    "publish_consent": True,
-                }
-            )
-            entries.append(
-                {
-                    "id": entry,
-                    "name": name,
-                    "members": [person],
-                    "status": "confirmed",
-                    "publish_consent": True,
-                }
-            )
-            seats.append({"table": table, "entry": entry})
+            person, entry = puzzler(rnd, number)
+            persons.append(person)
+            entries.append(entry)
+            seats.append({"table": table, "entry": entry["id"]})
             if table <= PER_HEAT - PENDING_PER_HEAT:
-                seconds = rnd.randint(30 * 60, 75 * 60 - 1)
-                missing = 1 if rnd.random() < 0.05 else 0
-                results.append(
-                    {
-                        "entry": entry,
-                        "status": "finished",
-                        "time": f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
-                        "missing_found": missing,
-                    }
-                )
+                results.append(finished(rnd, entry["id"], 30 * 60, 75 * 60))
             else:
-                results.append({"entry": entry, "status": "pending"})
-                waiting.append((table, heat_index, round_key, entry))
+                results.append({"entry": entry["id"], "status": "pending"})
+                waiting.append((table, heat_index, round_key, entry["id"]))
         heats.append(
             {"key": heat_key, "started_at": started.isoformat(), "seats": seats, "results": results}
         )
@@ -115,29 +159,64 @@ def wjpc_document(now: datetime, layout: str = "heats", seed: int = 2024):
     document = {
         "format": "speedpuzzling-championship",
         "version": 1,
-        "championship": {
-            "slug": SLUG,
-            "name": "World Jigsaw Puzzle Championship (benchmark)",
-            "ruleset": "rogaland",
-            "timezone": "Europe/Madrid",
-            "starts_at": (now - timedelta(hours=2)).isoformat(),
-            "currency": "EUR",
-            "language": "en",
-            "venue": "Valladolid",
-        },
+        "championship": championship(SLUG, "World Jigsaw Puzzle Championship (benchmark)", now),
         "tables": [{"number": n, "seats": 1} for n in range(1, PER_HEAT + 1)],
         "persons": persons,
-        "competitions": [
-            {
-                "key": "individual",
-                "category": "individual",
-                "pieces": 500,
-                "time_limit_minutes": 90,
-                "capacity": None,
-                "fee": "0.00",
-                "entries": entries,
-                "rounds": rounds,
-            }
-        ],
+        "competitions": [competition(entries, rounds)],
     }
     return document, pending, polled
+
+
+def day_document(now: datetime, seed: int = 2025):
+    """Return the day's document and its entries still puzzling, as (table, round, entry).
+
+    One round of four heats of 150 entries running at once at 600 tables (heat a
+    at tables 1-150, b at 151-300, ...), started 75, 70, 65 and 60 minutes ago
+    with a 90-minute limit: the fastest finish after about 35 minutes, so the
+    earlier heats have more results in (30, 26, 22 and 19, at random tables, a
+    few with a missing piece) and most entries are still puzzling, for the
+    day's judges to finish. A championship of its own (``DAY_SLUG``), loaded next
+    to the WJPC one; the rows come in table order.
+    """
+    rnd = random.Random(seed)
+    persons, entries, heats, waiting = [], [], [], []
+    for heat_index, (heat_key, minutes) in enumerate(DAY_HEATS.items()):
+        started = now - timedelta(minutes=minutes)
+        first_table = heat_index * DAY_PER_HEAT + 1
+        tables = range(first_table, first_table + DAY_PER_HEAT)
+        share = (minutes - DAY_FIRST_FINISH_MINUTES) / 200
+        done = set(rnd.sample(tables, k=round(DAY_PER_HEAT * share)))
+        seats, results = [], []
+        for table in tables:
+            person, entry = puzzler(rnd, table)
+            persons.append(person)
+            entries.append(entry)
+            seats.append({"table": table, "entry": entry["id"]})
+            if table in done:
+                results.append(
+                    finished(rnd, entry["id"], DAY_FIRST_FINISH_MINUTES * 60, minutes * 60)
+                )
+            else:
+                results.append({"entry": entry["id"], "status": "pending"})
+                waiting.append((table, DAY_ROUND, entry["id"]))
+        heats.append(
+            {"key": heat_key, "started_at": started.isoformat(), "seats": seats, "results": results}
+        )
+    rounds = [
+        {
+            "key": DAY_ROUND,
+            "name": "Preliminary round",
+            "stage": "prelim",
+            "advance": {"per_heat": 10, "best_remaining": 10},
+            "heats": heats,
+        }
+    ]
+    document = {
+        "format": "speedpuzzling-championship",
+        "version": 1,
+        "championship": championship(DAY_SLUG, "Championship day (benchmark)", now),
+        "tables": [{"number": n, "seats": 1} for n in range(1, len(DAY_HEATS) * DAY_PER_HEAT + 1)],
+        "persons": persons,
+        "competitions": [competition(entries, rounds)],
+    }
+    return document, waiting

@@ -68,12 +68,38 @@ def ratio(value: float, base: float) -> float:
 
 
 def markdown(report: dict) -> str:
-    static = report["wrk"]["static"]["rps"]
-    health = report["wrk"]["health"]["rps"]
+    """Return the table of every measurement, then the cold render, the targets and the day.
+
+    With ``--only-day`` only the day's rows are there, without the ratios.
+    """
     lines = [
         "| measurement | req/s | p50 ms | p99 ms | errors | × static | × minimal view |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
+    static = health = None
+    if "wrk" in report:
+        static = report["wrk"]["static"]["rps"]
+        health = report["wrk"]["health"]["rps"]
+        lines += wjpc_rows(report, static, health)
+    if "day" in report:
+        lines += day_rows(report["day"], static, health)
+    if "cold" in report:
+        lines += ["", *wjpc_notes(report)]
+    if "day" in report:
+        lines += ["", *day_notes(report["day"])]
+    return "\n".join(lines)
+
+
+def ratios(rps: float, static: float | None, health: float | None, digits: int) -> str:
+    """Return the two ratio cells of a row, empty when the run measured no static file or view."""
+    if static is None or health is None:
+        return " | "
+    return f"{ratio(rps, static):.{digits}f} | {ratio(rps, health):.{digits}f}"
+
+
+def wjpc_rows(report: dict, static: float, health: float) -> list[str]:
+    """Return the rows of the WJPC championship's phases: wrk, the pollers, the captures."""
+    lines = []
     for key, label in (
         ("static", f"static file `{STATIC}`"),
         ("health", "minimal Django view `/health/`"),
@@ -100,9 +126,13 @@ def markdown(report: dict) -> str:
             f"| {row['name']} | {row['rps']:.1f} | {row['p50_ms']:.1f} | {row['p99_ms']:.1f} | "
             f"{row['errors']} | {ratio(row['rps'], static):.3f} | {ratio(row['rps'], health):.3f} |"
         )
+    return lines
+
+
+def wjpc_notes(report: dict) -> list[str]:
+    """Return the lines after the table: the cold render and the targets."""
     cold = report["cold"]
-    lines += [
-        "",
+    lines = [
         f"Cold render of one version (standings of the round's {report['round_size']:,} "
         f"results computed, 180-row fragment rendered, both caches empty): median "
         f"{cold['both_ms']['median']:.0f} ms "
@@ -115,7 +145,46 @@ def markdown(report: dict) -> str:
     for target in report["targets"]:
         mark = "met" if target["met"] else "MISSED"
         lines.append(f"- {target['what']}: {target['value']} (target {target['target']}): {mark}")
-    return "\n".join(lines)
+    return lines
+
+
+def day_rows(day: dict, static: float | None, health: float | None) -> list[str]:
+    """Return the day's rows: its judges' captures, then each kind of spectator."""
+    captures = day["captures"]
+    lines = [
+        f"| the day: {captures['name']}, with the spectators | {captures['rps']:.1f} | "
+        f"{captures['p50_ms']:.1f} | {captures['p99_ms']:.1f} | {captures['errors']} | "
+        f"{ratios(captures['rps'], static, health, 3)} |"
+    ]
+    for row in day["spectators"].values():
+        each = "each with its ETag" if row["clients"] > 1 else "with its ETag"
+        lines.append(
+            f"| the day: {row['name']}, {each} ({row['share_304']:.0%} 304) | "
+            f"{row['rps']:.1f} | {row['p50_ms']:.1f} | {row['p99_ms']:.1f} | {row['errors']} | "
+            f"{ratios(row['rps'], static, health, 3)} |"
+        )
+    return lines
+
+
+def day_notes(day: dict) -> list[str]:
+    """Return the lines after the table about the day: counts, the projector, the checks."""
+    captures, stored, placed = day["captures"], day["stored"], day["placed"]
+    projector = day["projector"]
+    verdict = "; ".join(day["failures"]) if day["failures"] else "all held"
+    return [
+        f"The day ({day['championship']}; {day['judges']} judges for {day['seconds']:g} s): "
+        f"{captures['sent']} captures due over {captures['due_seconds']:.0f} s "
+        f"({captures['due_rps']:.1f}/s) and sent, {captures['acknowledged']} acknowledged "
+        f"({captures['finishes']} finishes, {captures['confirms']} confirms), the slowest "
+        f"{captures['max_ms']:.0f} ms after it was due; {captures['resent']} sent again after "
+        f"{captures['resend_after_s']:g} s without an answer; {captures['replays']} sent again "
+        f"after their answer, {captures['replays_stored']} answered as already stored.",
+        f"The projector showed a new version a median of {projector['p50_ms']:.0f} ms after a "
+        f"capture's answer (p90 {projector['p90_ms']:.0f} ms, {projector['samples']} captures).",
+        f"Stored: {stored['captures']} captures with {stored['distinct_ids']} ids; the API's "
+        f"results (version {placed['results_version']}) place {placed['placed']} of the "
+        f"{placed['finished']} entries finished. Checks: {verdict}.",
+    ]
 
 
 def summary_ms(values: list[float]) -> dict:
@@ -180,6 +249,8 @@ def targets(report: dict) -> list[dict]:
             "target": "≤ 150 ms",
             "met": p99 <= 150,
         },
+        *version_target(report.get("version_cost")),
+        *stress_target(report["captures"]),
         {
             "what": "errors (all runs), captures stored once",
             "value": (
@@ -192,4 +263,37 @@ def targets(report: dict) -> list[dict]:
             and stored["captures"] == stored["acknowledged"]
             and stored["consistent"],
         },
+    ]
+
+
+def version_target(cost: dict | None) -> list[dict]:
+    """Return the target of a new version's CPU: ranking, one heat's rows and its fragment."""
+    if not cost:
+        return []
+    median = cost["median_ms"]
+    return [
+        {
+            "what": (
+                f"CPU of a new version (ranking {median['rank']:.1f} ms, a heat's rows "
+                f"{median['rows']:.1f} ms, its fragment {median['fragment']:.1f} ms; the "
+                f"round's API JSON {median['api']:.1f} ms more), median of {cost['samples']}"
+            ),
+            "value": f"{cost['new_version_ms']:.1f} ms",
+            "target": "≤ 20 ms",
+            "met": cost["new_version_ms"] <= 20,
+        }
+    ]
+
+
+def stress_target(captures: list[dict]) -> list[dict]:
+    """Return the target of the captures paced at 15/s with the pollers, when that ran."""
+    stress = [c for c in captures if c["name"].startswith("captures paced at 15/s")]
+    return [
+        {
+            "what": f"capture p99, {row['name'][9:]}",
+            "value": f"{row['p99_ms']:.0f} ms",
+            "target": "≤ 100 ms",
+            "met": row["p99_ms"] <= 100,
+        }
+        for row in stress
     ]

@@ -19,8 +19,19 @@ What it does, all on 127.0.0.1, and undone at the end even on failure:
    unchanged polls (304) and changed polls (200, the 180-row fragment of one heat,
    cache warm), the API's unchanged poll; the cold render of one version; then
    judge captures (finish taps of distinct entries, fresh UUIDs), first alone,
-   then paced and in a closed loop while 200 spectators poll;
-5. prints a Markdown table and writes everything to ``benchmark-results/``.
+   then paced and in a closed loop while 200 spectators poll; every spectator's
+   request asks for gzip (``Accept-Encoding``), as browsers do;
+5. the day (``day.py``): a championship of its own, ``day-bench`` (one round of
+   four heats of 150 running), loaded next to the first; 20 judges finish and
+   confirm its entries, about 7 captures a second for 60 s, sending a capture
+   again when no answer came within 5 s and a few acknowledged ones again
+   anyway, while 300 HTML spectators, 100 API spectators and a projector poll,
+   each with its own ETag; then the database must hold each capture once and
+   every acknowledged one, and the API's results must place every entry
+   finished, or the run fails (``--day-seconds``, ``--day-judges``,
+   ``--day-html``, ``--day-api``; ``--only-day`` leaves out the WJPC
+   championship's import in step 2 and the measurements of step 4);
+6. prints a Markdown table and writes everything to ``benchmark-results/``.
 
 The figures are ratios to the static file and to the minimal view of the same
 server in the same run; see docs/performance.md for what they mean. The databases,
@@ -56,6 +67,7 @@ from bench.captures import (
     say,
     screen_latency,
 )
+from bench.day import run_day
 from bench.document import HEATS, LAYOUTS, PENDING_PER_HEAT, PER_HEAT, SLUG, wjpc_document
 from bench.report import (
     HEALTH,
@@ -92,7 +104,9 @@ def measure(
     through_proxy = f"http://127.0.0.1:{proxy.port}"
     polled_round = fragment.split("/")[3]
     api = f"/api/v1/championships/{SLUG}/rounds/{polled_round}/results/"
-    htmx = {"HX-Request": "true"}
+    # Browsers ask for gzip: a server that compresses pays for it here as in the field.
+    gzip = {"Accept-Encoding": "gzip"}
+    htmx = {"HX-Request": "true", **gzip}
 
     answer = call(port, "GET", fragment, headers=htmx)
     rows = table_rows(answer.body)
@@ -103,8 +117,8 @@ def measure(
     etag = answer.headers["ETag"]
     if call(port, "GET", fragment, headers={**htmx, "If-None-Match": etag}).status != 304:
         raise BenchError("the fragment did not answer 304 to its own ETag")
-    api_etag = call(port, "GET", api).headers["ETag"]
-    if call(port, "GET", api, headers={"If-None-Match": api_etag}).status != 304:
+    api_etag = call(port, "GET", api, headers=gzip).headers["ETag"]
+    if call(port, "GET", api, headers={**gzip, "If-None-Match": api_etag}).status != 304:
         raise BenchError("the API did not answer 304 to its own ETag")
     if call(port, "GET", STATIC).status != 200:
         raise BenchError(f"{STATIC} is not served")
@@ -121,12 +135,12 @@ def measure(
         "health": (base, HEALTH, []),
         "poll304": (base, fragment, hdr({**htmx, "If-None-Match": etag})),
         "poll200": (base, fragment, hdr(htmx)),
-        "api304": (base, api, hdr({"If-None-Match": api_etag})),
+        "api304": (base, api, hdr({**gzip, "If-None-Match": api_etag})),
         # docs/deploy.md's proxy cache in front: the same polls, and the static file
         # served by nginx itself.
         "proxy_static": (through_proxy, STATIC, []),
         "proxy_poll304": (through_proxy, fragment, hdr({**htmx, "If-None-Match": etag})),
-        "proxy_api304": (through_proxy, api, hdr({"If-None-Match": api_etag})),
+        "proxy_api304": (through_proxy, api, hdr({**gzip, "If-None-Match": api_etag})),
     }
     results = {}
     load = {"before": loadavg()}
@@ -168,7 +182,7 @@ def measure(
         both.append(time.perf_counter() - begin)
         if answer.status != 200 or table_rows(answer.body) != PER_HEAT:
             raise BenchError(f"cold render answered {answer.status}")
-        for key in redis.scan_iter(match="*fragment:v2:*"):
+        for key in redis.scan_iter(match="*fragment:v3:*"):
             redis.delete(key)
         begin = time.perf_counter()
         call(port, "GET", fragment, headers=htmx)
@@ -271,6 +285,30 @@ def check_stored(database: Database, attempted: int, acknowledged: int) -> dict:
     }
 
 
+VERSION_SAMPLES = 7
+
+
+def version_cost(env: dict, reserved: list[tuple[str, str]]) -> dict:
+    """Return the CPU a new version costs, measured in the application (``bench/version_cost.py``).
+
+    ``reserved`` are entries of the polled heat still puzzling, which the judges left alone.
+    """
+    round_key = reserved[0][0]
+    entries = [entry for _round, entry in reserved]
+    code = (
+        "from bench import version_cost; "
+        f"version_cost.main({SLUG!r}, {round_key!r}, {HEATS[0]!r}, 'bench-judge', {entries!r})"
+    )
+    output = manage(env, "shell", "-c", code)
+    line = next((line for line in output.splitlines() if line.startswith("VERSION_COST ")), None)
+    if line is None:
+        raise BenchError(f"the CPU of a new version was not measured: {output[-500:]}")
+    measured = json.loads(line.split(" ", 1)[1])
+    if measured["samples"] != len(entries):
+        raise BenchError(f"a new version measured {measured['samples']} times of {len(entries)}")
+    return measured
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432/postgres")
@@ -312,6 +350,15 @@ def main(argv=None) -> int:
     parser.add_argument("--stress-seconds", type=float, default=20)
     parser.add_argument("--judges", type=int, default=4, help="closed-loop capture threads")
     parser.add_argument("--closed-seconds", type=float, default=10)
+    parser.add_argument(
+        "--day-seconds", type=float, default=60, help="the day: how long the judges tap"
+    )
+    parser.add_argument("--day-judges", type=int, default=20, help="the day: judges (threads)")
+    parser.add_argument("--day-html", type=int, default=300, help="the day: HTML spectators")
+    parser.add_argument("--day-api", type=int, default=100, help="the day: API spectators")
+    parser.add_argument(
+        "--only-day", action="store_true", help="the day alone, without the other measurements"
+    )
     parser.add_argument("--output", default=str(ROOT / "benchmark-results"))
     args = parser.parse_args(argv)
 
@@ -345,10 +392,14 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     log("migrate, collectstatic")
     manage(env, "migrate", "--noinput")
     manage(env, "collectstatic", "--noinput")
-    document, pending, fragment = wjpc_document(datetime.now(UTC), args.layout)
-    began = time.perf_counter()
-    loaded = load_championship(env, document, workdir, judge="bench-judge")
-    log(f"imported in {time.perf_counter() - began:.1f} s: {loaded.summary}")
+    if not args.only_day:
+        document, pending, fragment = wjpc_document(datetime.now(UTC), args.layout)
+        # A few entries of the polled heat, kept from the judges for the CPU of a new version.
+        reserved = [entry for entry in pending if int(entry[1][1:]) <= PER_HEAT][-VERSION_SAMPLES:]
+        pending = [entry for entry in pending if entry not in reserved]
+        began = time.perf_counter()
+        loaded = load_championship(env, document, workdir, judge="bench-judge")
+        log(f"imported in {time.perf_counter() - began:.1f} s: {loaded.summary}")
 
     server = AppServer(
         env,
@@ -379,25 +430,32 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
             "gunicorn": " ".join(server.command[1:]),
             "database": f"PostgreSQL, {DATABASE}, CONN_MAX_AGE 60 with health checks",
             "cache": args.redis,
-            "wrk": (
+        },
+        "args": vars(args),
+    }
+    if not args.only_day:
+        report["settings"].update(
+            wrk=(
                 f"1 thread, {args.connections} connections, {args.duration} s per URL "
                 f"in {args.repeat} turns"
             ),
-            "championship": (
+            championship=(
                 f"{LAYOUTS[args.layout]}: {len(HEATS) * PER_HEAT} entries; "
                 f"{PER_HEAT - PENDING_PER_HEAT} results and {PENDING_PER_HEAT} still puzzling "
                 f"per heat; polled: {fragment}"
             ),
-            "imported": loaded.summary,
-        },
-        "args": vars(args),
-        "round_size": len(HEATS) * PER_HEAT if args.layout == "heats" else PER_HEAT,
-    }
-    report.update(measure(args, wrk, port, loaded.token, pending, fragment, redis, proxy))
-    # The screen's captures are stored too.
-    acknowledged = sum(c["stored"] for c in report["captures"]) + report["screen"]["stored"]
-    report["stored"] = check_stored(database, report["attempted"], acknowledged)
-    report["targets"] = targets(report)
+            imported=loaded.summary,
+        )
+        report["round_size"] = len(HEATS) * PER_HEAT if args.layout == "heats" else PER_HEAT
+        report.update(measure(args, wrk, port, loaded.token, pending, fragment, redis, proxy))
+        # The screen's captures are stored too.
+        acknowledged = sum(c["stored"] for c in report["captures"]) + report["screen"]["stored"]
+        report["stored"] = check_stored(database, report["attempted"], acknowledged)
+        report["version_cost"] = version_cost(env, reserved)
+        log(f"a new version's CPU: {report['version_cost']['median_ms']}")
+        report["targets"] = targets(report)
+    # After check_stored, which counts every capture of the database.
+    report["day"] = run_day(args, env, workdir, port, database)
     errors_in_log = server.log_tail()
     report["server_log_tail"] = errors_in_log[-2000:]
 
@@ -411,6 +469,8 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     print(json.dumps(report["settings"], indent=2))
     print(text)
     log(f"written to {output}/bench-{stamp}.json and .md")
+    if report["day"]["failures"]:
+        raise BenchError("the day: " + "; ".join(report["day"]["failures"]))
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import socket
@@ -53,8 +54,19 @@ class Answer:
         return self.body.decode("utf-8", errors="replace")
 
 
+def decoded(headers, body: bytes) -> bytes:
+    """Return ``body`` as rendered: decompressed when the headers say ``Content-Encoding: gzip``."""
+    if headers.get("Content-Encoding", "").strip().lower() == "gzip":
+        return gzip.decompress(body)
+    return body
+
+
 def call(port, method, path, *, headers=None, payload=None, timeout=30) -> Answer:
-    """Make one request on a new connection; ``payload`` goes as JSON; connection errors raise."""
+    """Make one request on a new connection; ``payload`` goes as JSON; connection errors raise.
+
+    A body sent with ``Content-Encoding: gzip`` (asked for with ``Accept-Encoding``,
+    as browsers do) is decompressed: ``body`` is always what the server rendered.
+    """
     headers = dict(headers or {})
     body = None
     if payload is not None:
@@ -64,7 +76,7 @@ def call(port, method, path, *, headers=None, payload=None, timeout=30) -> Answe
     try:
         conn.request(method, path, body=body, headers=headers)
         response = conn.getresponse()
-        return Answer(response.status, response.headers, response.read())
+        return Answer(response.status, response.headers, decoded(response.headers, response.read()))
     finally:
         conn.close()
 

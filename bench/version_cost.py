@@ -1,0 +1,107 @@
+"""The CPU a new version of a round's standings costs, measured inside the application.
+
+Run by ``bench/run.py`` in ``manage.py shell`` against the benchmark's database
+(with the production settings of the benchmark's gunicorn): a judge's capture
+finishes one entry still puzzling (through ``judging.services.capture_record``,
+as the API does), and then the work a new version brings is timed with the
+process's CPU clock (``time.process_time``), step by step, as the first poller
+after the capture pays for it:
+
+- ``rank``: ranking the round from the stored outcomes (``standings_ensure``);
+- ``rows``: reading one heat's rows as the public sees them (``round_standings``);
+- ``fragment``: rendering that heat's results table (``results/round.html``'s
+  partial, both its live and its printed copy) and gzipping it;
+- ``api``: the whole round's JSON for the API, rendered and gzipped.
+
+Prints one line of JSON: the median of each step over the samples (and every
+sample). ``rows`` and ``fragment`` reuse nothing from the version before but
+what the application keeps on purpose (each row's rendered cells).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import uuid
+from datetime import UTC, datetime
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.utils import translation
+from rest_framework.renderers import JSONRenderer
+
+from judging import capture_kinds
+from judging import services as judging_services
+from registration.models import Entry
+from results import selectors, services, views
+from results.live_poll import Version
+from results.models import Result
+
+
+def _capture(round_, entry_ref: str, judge) -> None:
+    entry = Entry.objects.get(category=round_.category, ref=entry_ref)
+    judging_services.capture_record(
+        round_=round_,
+        entry=entry,
+        judge=judge,
+        data=capture_kinds.CaptureInput(
+            client_id=uuid.uuid4(), kind=capture_kinds.Kind.FINISH, at=datetime.now(UTC)
+        ),
+    )
+
+
+def measure(slug: str, round_key: str, heat: str, judge_username: str, entries: list[str]) -> dict:
+    """Finish ``entries`` (of ``heat``, still puzzling) one by one; time each new version."""
+    judge = get_user_model().objects.get(username=judge_username)
+    waiting = list(
+        Result.objects.filter(
+            round__championship__slug=slug,
+            round__key=round_key,
+            heat__key=heat,
+            status="pending",
+            entry__ref__in=entries,
+        ).values_list("entry__ref", flat=True)
+    )
+    request = RequestFactory().get(
+        f"/{slug}/results/{round_key}/?heat={heat}", HTTP_HX_REQUEST="true"
+    )
+    request.htmx = True
+    steps: dict[str, list[float]] = {"rank": [], "rows": [], "fragment": [], "api": []}
+    for entry_ref in waiting:
+        round_ = selectors.round_for_request(slug, round_key)
+        _capture(round_, entry_ref, judge)
+        round_ = selectors.round_for_request(slug, round_key)
+        cache.clear()
+        with translation.override(round_.category.championship.language):
+            begin = time.process_time()
+            services.standings_ensure(round_)
+            ranked = time.process_time()
+            selectors.round_standings(round_, heat)
+            read = time.process_time()
+            html = render_to_string(
+                "results/round.html#results-table",
+                views._round_context(request, round_, "etag"),
+                request=request,
+            )
+            Version.of("etag", html)
+            rendered = time.process_time()
+            Version.of("etag", JSONRenderer().render(selectors.round_standings(round_)))
+            api = time.process_time()
+        steps["rank"].append((ranked - begin) * 1000)
+        steps["rows"].append((read - ranked) * 1000)
+        steps["fragment"].append((rendered - read) * 1000)
+        steps["api"].append((api - rendered) * 1000)
+    median = {name: statistics.median(values) for name, values in steps.items() if values}
+    return {
+        "samples": len(waiting),
+        "median_ms": median,
+        "new_version_ms": median["rank"] + median["rows"] + median["fragment"],
+        "all_ms": {name: [round(value, 1) for value in values] for name, values in steps.items()},
+    }
+
+
+def main(slug: str, round_key: str, heat: str, judge_username: str, entries: list[str]) -> None:
+    print("VERSION_COST " + json.dumps(measure(slug, round_key, heat, judge_username, entries)))
