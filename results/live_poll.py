@@ -31,6 +31,11 @@ POLL_STATE = (
     " JOIN championship_championship c ON c.id = r.championship_id"
     " WHERE c.slug = %s AND r.key = %s"
 )
+# How often a live fragment (a round's table or board, in a language, of a heat) may be
+# rendered anew in a second while captures stream in; polls in between get the newest
+# rendered version. Bounds the work of a busy round whatever the capture rate, while a
+# few changes in a second (two judges, two servers) all show in the very next poll.
+LIVE_RENDERS_PER_SECOND = 4
 # As Django's GZipMiddleware reads Accept-Encoding.
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 # What a heat's key can be (a slug); anything else is no heat, and is never queried.
@@ -75,6 +80,11 @@ def poll_state(championship_slug: str, round_key: str, heat: str = "") -> tuple[
 def poll_etag(pk: int, version: int, language: str, fragment: str, heat: str) -> str:
     """Return the ETag of a polled fragment: the round's version, in a language, of a heat."""
     return '"' + "-".join([str(pk), str(version), language, fragment, heat]) + '"'
+
+
+def fragment_name(pk: int, language: str, fragment: str, heat: str) -> str:
+    """Return the cache name of a live fragment's versions (``results.views._conditional``)."""
+    return f"fragment:v3:{pk}:{language}:{fragment}:{heat}"
 
 
 def etag_matches(header: str, etag: str) -> bool:

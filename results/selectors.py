@@ -248,11 +248,7 @@ def cached_once(
         return value
     stale = cache.get(latest) if latest is not None else None
     name = lock or key
-    if (
-        stale is not None
-        and per_second is not None
-        and (cache.get(_builds_window(name)) or 0) >= per_second
-    ):
+    if stale is not None and _budget_spent(name, per_second):
         return stale
     building = f"{name}:building"
     started = cache.add(building, 1, timeout=10)
@@ -282,6 +278,30 @@ def cached_once(
             return build()
         time.sleep(0.05)
         waited += 0.05
+
+
+def _budget_spent(name: str, per_second: int | None) -> bool:
+    """Return whether ``per_second`` builds of ``name`` started in the current second."""
+    return per_second is not None and (cache.get(_builds_window(name)) or 0) >= per_second
+
+
+def cached_without_building(key: str, *, lock: str, latest: str, per_second: int):
+    """Return what ``cached_once`` would answer at once without building, or ``None``.
+
+    That is the cached value of ``key``; else the latest value when a new one is
+    being built or may not be built in this second. ``None`` means the caller
+    should build (through ``cached_once``). A cache that does not answer gives
+    ``None``.
+    """
+    value = cache.get(key)
+    if value is not None:
+        return value
+    stale = cache.get(latest)
+    if stale is None:
+        return None
+    if _budget_spent(lock, per_second) or cache.get(f"{lock}:building"):
+        return stale
+    return None
 
 
 def round_standings(round_: Round, heat: str | None = None) -> dict:

@@ -22,9 +22,11 @@ from championship.middleware import activate
 from championship.models import Championship, Round
 from results import selectors
 from results.live_poll import (
+    LIVE_RENDERS_PER_SECOND,
     UnknownHeat,
     Version,
     etag_matches,
+    fragment_name,
     heat_key_or_404,
     no_such_heat,
     not_modified,
@@ -39,13 +41,6 @@ def _round(championship_slug: str, round_key: str) -> Round:
     if round_ is None:
         raise Http404(_("There is no such round."))
     return round_
-
-
-# How often a live fragment (a round's table or board, in a language, of a heat) may be
-# rendered anew in a second while captures stream in; polls in between get the newest
-# rendered version. Bounds the work of a busy round whatever the capture rate, while a
-# few changes in a second (two judges, two servers) all show in the very next poll.
-LIVE_RENDERS_PER_SECOND = 4
 
 
 def refusing_unknown_heats(view):
@@ -97,7 +92,7 @@ def _conditional(request, championship_slug, round_key, fragment: str, build):
         # with its own ETag: under a stream of captures the round is rendered by one
         # request at a time and a few times a second, not once per capture, and no
         # poller waits. A quiet round shows a capture in the very next poll.
-        name = f"fragment:v3:{pk}:{language}:{fragment}:{heat}"
+        name = fragment_name(pk, language, fragment, heat)
         served = selectors.cached_once(
             f"{name}:{version}",
             render_it,

@@ -432,3 +432,45 @@ def test_a_poll_that_accepts_gzip_gets_the_version_gzipped_once(
         HTTP_IF_NONE_MATCH=zipped["ETag"],
     )
     assert again.status_code == 304
+
+
+def test_a_poll_of_a_version_already_rendered_is_answered_before_the_views(
+    client, championship, final, django_assert_max_num_queries, monkeypatch
+):
+    """Spectators after a change get the rendered version after one query, without the view."""
+    from django.core.cache import cache
+
+    from results import selectors, views
+    from results.live_poll import LIVE_RENDERS_PER_SECOND, fragment_name
+
+    # The second whose renders are counted, held still for the test.
+    monkeypatch.setattr(selectors, "_builds_window", lambda name: f"{name}:builds:now")
+    add_results(championship, final, 3)
+    first = client.get(
+        url(championship, final), HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING="gzip"
+    )
+    real = views._round_context
+    monkeypatch.setattr(views, "_round_context", mock.Mock(side_effect=AssertionError("render")))
+    with django_assert_max_num_queries(1):
+        again = client.get(
+            url(championship, final), HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING="gzip"
+        )
+    assert again.status_code == 200 and again.content == first.content
+    assert again["ETag"] == first["ETag"] and again["Content-Encoding"] == "gzip"
+    # A new version while this second's renders are spent: the one before, at once.
+    Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
+    name = fragment_name(final.pk, "en", "table", "")
+    cache.set(f"{name}:builds:now", LIVE_RENDERS_PER_SECOND, timeout=60)
+    with django_assert_max_num_queries(1):
+        during = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    assert during.status_code == 200 and during["ETag"] == first["ETag"].removeprefix("W/")
+    with django_assert_max_num_queries(1):
+        held = client.get(
+            url(championship, final), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
+        )
+    assert held.status_code == 304
+    # Once a render may start again, the poll goes on to the view, which renders it.
+    cache.delete(f"{name}:builds:now")
+    monkeypatch.setattr(views, "_round_context", real)
+    after = client.get(url(championship, final), HTTP_HX_REQUEST="true")
+    assert after.status_code == 200 and after["ETag"] != during["ETag"]
