@@ -104,6 +104,20 @@ def test_each_language_and_kind_is_kept_apart(behind_proxy):
     assert again.json()["round"] == h.ROUND
 
 
+def test_a_gzipped_answer_is_kept_apart_from_the_plain_one(behind_proxy):
+    """The application gzips for clients that accept it; the proxy keeps both answers."""
+    proxy, _token, _started = behind_proxy
+    fragment = h.fragment_path(SLUG)
+    for path, headers in ((fragment, HX), (API_RESULTS, {"Accept": "application/json"})):
+        zipped = poll(proxy, path, **headers, **{"Accept-Encoding": "gzip, deflate, br"})
+        plain = poll(proxy, path, **headers)
+        again = poll(proxy, path, **headers, **{"Accept-Encoding": "gzip"})
+        assert zipped.headers["Content-Encoding"] == "gzip"
+        assert "Content-Encoding" not in plain.headers
+        assert plain.body == zipped.body  # call() decompresses: the same version
+        assert again.headers["Content-Encoding"] == "gzip" and again.headers["X-Cache"] == "HIT"
+
+
 def test_staff_and_answers_that_set_a_cookie_are_never_served_from_the_cache(behind_proxy):
     proxy, _token, _started = behind_proxy
     fragment = h.fragment_path(SLUG)
