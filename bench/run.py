@@ -202,6 +202,13 @@ def measure(
     screen = screen_latency(judge, screen_path, polled_round, args.screen_samples, args.screen_poll)
     log(f"{screen['name']}: p50 {screen['p50_ms']:.0f} ms, max {screen['max_ms']:.0f} ms")
 
+    # Before the pollers below: the crowd goes through the proxy, they come to the app.
+    crowd = None
+    if args.crowd:
+        crowd = crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge)
+        captures.append(crowd.pop("captures"))
+        load["after the crowd"] = loadavg()
+
     pollers_cmd = wrk_command(
         wrk, base + fragment, args.pollers, 3600, hdr(htmx), args.poll_interval_ms, 1
     )
@@ -237,6 +244,7 @@ def measure(
         f"{poll_load['errors']} errors"
     )
     return {
+        "crowd": crowd,
         "fragment_bytes": fragment_bytes,
         "load": load,
         "attempted": judge.attempted,
@@ -250,6 +258,71 @@ def measure(
             "each, during the captures"
         ),
     }
+
+
+def crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge) -> dict:
+    """Captures paced at ``--crowd-rate`` while ``--crowd`` clients poll through the proxy cache.
+
+    Three quarters poll the heat's fragment, a quarter the API's results, each
+    every 4 s without an ETag (a busy round: every poll finds a new version), all
+    through docs/deploy.md's proxy cache; the judges post to the application
+    itself, as the proxy passes captures through.
+    """
+    base = f"http://127.0.0.1:{proxy.port}"
+    html_clients = args.crowd * 3 // 4
+    commands = {
+        "html": wrk_command(
+            wrk,
+            base + fragment,
+            html_clients,
+            3600,
+            [f"{name}: {value}" for name, value in htmx.items()],
+            args.poll_interval_ms,
+            1,
+        ),
+        "api": wrk_command(
+            wrk,
+            base + api,
+            args.crowd - html_clients,
+            3600,
+            [f"{name}: {value}" for name, value in gzip.items()],
+            args.poll_interval_ms,
+            1,
+        ),
+    }
+    log(f"the crowd: {args.crowd} clients polling through the proxy cache")
+    running = {
+        name: subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        for name, command in commands.items()
+    }
+    summaries = {}
+    try:
+        time.sleep(5)
+        captures = captures_paced(judge, args.crowd_rate, args.crowd_seconds)
+        captures["name"] = (
+            f"captures paced at {args.crowd_rate:g}/s while {args.crowd} clients poll "
+            "through the proxy cache"
+        )
+        say(captures)
+    finally:
+        for name, process in running.items():
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+            try:
+                out, err = process.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out, err = process.communicate()
+            summaries[name] = wrk_summary(out, err, process.returncode)
+    for name, row in summaries.items():
+        log(f"the crowd, {name}: {row['rps']:.0f} req/s, p99 {row['p99_ms']:.0f} ms")
+    return {"clients": args.crowd, "captures": captures, **summaries}
 
 
 def check_stored(database: Database, attempted: int, acknowledged: int) -> dict:
@@ -350,6 +423,11 @@ def main(argv=None) -> int:
     parser.add_argument("--stress-seconds", type=float, default=20)
     parser.add_argument("--judges", type=int, default=4, help="closed-loop capture threads")
     parser.add_argument("--closed-seconds", type=float, default=10)
+    parser.add_argument(
+        "--crowd", type=int, default=1000, help="clients polling through the proxy (0: none)"
+    )
+    parser.add_argument("--crowd-rate", type=float, default=15.0, help="captures a second")
+    parser.add_argument("--crowd-seconds", type=float, default=20)
     parser.add_argument(
         "--day-seconds", type=float, default=60, help="the day: how long the judges tap"
     )
