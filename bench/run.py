@@ -79,7 +79,7 @@ from bench.report import (
     targets,
     versions,
 )
-from bench.wrk import combine, ensure_nginx, ensure_wrk, run_wrk, wrk_command, wrk_summary
+from bench.wrk import combine, ensure_nginx, ensure_wrk, run_wrk, stop_wrk, wrk_command
 from harness import HarnessError
 from harness.http import call
 from harness.postgres import Database
@@ -230,15 +230,8 @@ def measure(
         captures.append(captures_closed(judge, args.judges, args.closed_seconds))
         say(captures[-1])
     finally:
-        if pollers.poll() is None:
-            pollers.send_signal(signal.SIGINT)
-        try:
-            out, err = pollers.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            pollers.kill()
-            out, err = pollers.communicate()
+        poll_load = stop_wrk(pollers)
     load["after captures"] = loadavg()
-    poll_load = wrk_summary(out, err, pollers.returncode)
     log(
         f"pollers: {poll_load['rps']:.0f} req/s, p99 {poll_load['p99_ms']:.0f} ms, "
         f"{poll_load['errors']} errors"
@@ -312,14 +305,7 @@ def crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge) -> d
         say(captures)
     finally:
         for name, process in running.items():
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-            try:
-                out, err = process.communicate(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                out, err = process.communicate()
-            summaries[name] = wrk_summary(out, err, process.returncode)
+            summaries[name] = stop_wrk(process)
     for name, row in summaries.items():
         log(f"the crowd, {name}: {row['rps']:.0f} req/s, p99 {row['p99_ms']:.0f} ms")
     return {"clients": args.crowd, "captures": captures, **summaries}

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -105,3 +106,15 @@ def combine(parts: list[dict]) -> dict:
         "p99_ms": max(p["p99_ms"] for p in parts),
         "runs": parts,
     }
+
+
+def stop_wrk(process) -> dict:
+    """Stop a wrk started in the background (its summary comes on SIGINT); return the summary."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+    return wrk_summary(out, err, process.returncode)
