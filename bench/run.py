@@ -98,7 +98,15 @@ def table_rows(html: bytes) -> int:
 
 
 def measure(
-    args, wrk: str, port: int, token: str, pending, fragment: str, redis, proxy: Proxy
+    args,
+    wrk: str,
+    port: int,
+    token: str,
+    pending,
+    fragment: str,
+    redis,
+    proxy: Proxy,
+    judges_port: int | None = None,
 ) -> dict:
     base = f"http://127.0.0.1:{port}"
     through_proxy = f"http://127.0.0.1:{proxy.port}"
@@ -205,8 +213,8 @@ def measure(
     # Before the pollers below: the crowd goes through the proxy, they come to the app.
     crowd = None
     if args.crowd:
-        crowd = crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge)
-        captures.append(crowd.pop("captures"))
+        crowd = crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge, judges_port)
+        captures.extend(crowd.pop("captures"))
         load["after the crowd"] = loadavg()
 
     pollers_cmd = wrk_command(
@@ -253,13 +261,15 @@ def measure(
     }
 
 
-def crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge) -> dict:
+def crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge, judges_port) -> dict:
     """Captures paced at ``--crowd-rate`` while ``--crowd`` clients poll through the proxy cache.
 
     Three quarters poll the heat's fragment, a quarter the API's results, each
     every 4 s without an ETag (a busy round: every poll finds a new version), all
-    through docs/deploy.md's proxy cache; the judges post to the application
-    itself, as the proxy passes captures through.
+    through docs/deploy.md's proxy cache. The judges post to the application
+    itself, as the proxy passes captures through: first to the app server behind
+    the proxy, then (``judges_port``, unless ``None``) to a gunicorn of their own
+    on the same database and Redis, as docs/deploy.md suggests for big crowds.
     """
     base = f"http://127.0.0.1:{proxy.port}"
     html_clients = args.crowd * 3 // 4
@@ -294,15 +304,24 @@ def crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge) -> d
         )
         for name, command in commands.items()
     }
-    summaries = {}
+    summaries, captures = {}, []
     try:
         time.sleep(5)
-        captures = captures_paced(judge, args.crowd_rate, args.crowd_seconds)
-        captures["name"] = (
-            f"captures paced at {args.crowd_rate:g}/s while {args.crowd} clients poll "
-            "through the proxy cache"
-        )
-        say(captures)
+        own = " (judges on a gunicorn of their own)"
+        for where, port in (("", judge.port), (own, judges_port)):
+            if port is None:
+                continue
+            judge.port, app_port = port, judge.port
+            try:
+                row = captures_paced(judge, args.crowd_rate, args.crowd_seconds)
+            finally:
+                judge.port = app_port
+            row["name"] = (
+                f"captures paced at {args.crowd_rate:g}/s while {args.crowd} clients poll "
+                f"through the proxy cache{where}"
+            )
+            say(row)
+            captures.append(row)
     finally:
         for name, process in running.items():
             summaries[name] = stop_wrk(process)
@@ -413,7 +432,10 @@ def main(argv=None) -> int:
         "--crowd", type=int, default=1000, help="clients polling through the proxy (0: none)"
     )
     parser.add_argument("--crowd-rate", type=float, default=15.0, help="captures a second")
-    parser.add_argument("--crowd-seconds", type=float, default=20)
+    parser.add_argument("--crowd-seconds", type=float, default=15, help="each of its two runs")
+    parser.add_argument(
+        "--judges-workers", type=int, default=2, help="the judges' own gunicorn (0: none)"
+    )
     parser.add_argument(
         "--day-seconds", type=float, default=60, help="the day: how long the judges tap"
     )
@@ -481,6 +503,22 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     server.wait_ready()
     port = server.port
     log(f"gunicorn on port {port}: {' '.join(server.command[1:])}")
+    judges_port = None
+    if args.judges_workers and not args.only_day:
+        # The judges' own app server, for the crowd phase (docs/deploy.md, big crowds).
+        judges_server = AppServer(
+            env,
+            workdir,
+            wsgi=args.wsgi,
+            workers=args.judges_workers,
+            worker_class=args.worker_class,
+            threads=args.threads,
+            keep_alive=args.keep_alive,
+            timeout=60,
+            log_level="warning",
+        )
+        cleanup.callback(judges_server.stop)
+        judges_port = judges_server.wait_ready().port
     proxy = Proxy(port, workdir, static_root=ROOT / "staticfiles")
     cleanup.callback(proxy.stop)
     proxy.wait_ready()
@@ -511,7 +549,9 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
             imported=loaded.summary,
         )
         report["round_size"] = len(HEATS) * PER_HEAT if args.layout == "heats" else PER_HEAT
-        report.update(measure(args, wrk, port, loaded.token, pending, fragment, redis, proxy))
+        report.update(
+            measure(args, wrk, port, loaded.token, pending, fragment, redis, proxy, judges_port)
+        )
         # The screen's captures are stored too.
         acknowledged = sum(c["stored"] for c in report["captures"]) + report["screen"]["stored"]
         report["stored"] = check_stored(database, report["attempted"], acknowledged)
