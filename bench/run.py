@@ -366,6 +366,24 @@ def check_stored(database: Database, attempted: int, acknowledged: int) -> dict:
 VERSION_SAMPLES = 7
 
 
+def app_server(args, env: dict, workdir, workers: int, cleanup) -> AppServer:
+    """Start gunicorn as the options say with ``workers`` workers; stop it with ``cleanup``."""
+    server = AppServer(
+        env,
+        workdir,
+        wsgi=args.wsgi,
+        workers=workers,
+        worker_class=args.worker_class,
+        threads=args.threads,
+        keep_alive=args.keep_alive,
+        backlog=2048,
+        timeout=60,
+        log_level="warning",
+    )
+    cleanup.callback(server.stop)
+    return server.wait_ready()
+
+
 def version_cost(env: dict, reserved: list[tuple[str, str]]) -> dict:
     """Return the CPU a new version costs, measured in the application (``bench/version_cost.py``).
 
@@ -487,38 +505,13 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
         loaded = load_championship(env, document, workdir, judge="bench-judge")
         log(f"imported in {time.perf_counter() - began:.1f} s: {loaded.summary}")
 
-    server = AppServer(
-        env,
-        workdir,
-        wsgi=args.wsgi,
-        workers=args.workers,
-        worker_class=args.worker_class,
-        threads=args.threads,
-        keep_alive=args.keep_alive,
-        backlog=2048,
-        timeout=60,
-        log_level="warning",
-    )
-    cleanup.callback(server.stop)
-    server.wait_ready()
+    server = app_server(args, env, workdir, args.workers, cleanup)
     port = server.port
     log(f"gunicorn on port {port}: {' '.join(server.command[1:])}")
     judges_port = None
     if args.judges_workers and not args.only_day:
-        # The judges' own app server, for the crowd phase (docs/deploy.md, big crowds).
-        judges_server = AppServer(
-            env,
-            workdir,
-            wsgi=args.wsgi,
-            workers=args.judges_workers,
-            worker_class=args.worker_class,
-            threads=args.threads,
-            keep_alive=args.keep_alive,
-            timeout=60,
-            log_level="warning",
-        )
-        cleanup.callback(judges_server.stop)
-        judges_port = judges_server.wait_ready().port
+        # The judges' own app server, for the crowd phase: does keeping them apart help?
+        judges_port = app_server(args, env, workdir, args.judges_workers, cleanup).port
     proxy = Proxy(port, workdir, static_root=ROOT / "staticfiles")
     cleanup.callback(proxy.stop)
     proxy.wait_ready()

@@ -328,7 +328,9 @@ def _lock_and_move_on(round_: Round) -> Round:
     and the change are one ``UPDATE … RETURNING``; a capture that stores nothing
     (a replay, a refusal) rolls back its transaction, and the versions with it.
     The round's category and championship are those already read with ``round_``
-    (neither changes under a round's lock).
+    for the request, as the championship was before: of the category a capture
+    reads its kind, pieces and time limit, and the last two stay as they are once
+    a heat has started (``control.editing``).
     """
     table = connection.ops.quote_name(Round._meta.db_table)
     # A raw query of the model: each column comes through its field's conversion.

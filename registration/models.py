@@ -166,6 +166,15 @@ class Person(models.Model):
         return day.year - self.birth_date.year - before_birthday
 
 
+def name_may_be_published(entry_consents: bool, members_consent: list[bool]) -> bool:
+    """Return whether an entry's own name may be published: the entry's and every member's consent.
+
+    A pair's or team's name is often made of its members' names. Lists read as
+    plain values (``results.selectors.public_rows``) ask this too.
+    """
+    return entry_consents and all(members_consent)
+
+
 class Entry(models.Model):
     """A registration in a category: one person, a pair or a team.
 
@@ -349,11 +358,10 @@ class Entry(models.Model):
         return [member for member in self.members.all() if member.publish_consent]
 
     def name_published(self) -> bool:
-        """Return whether the entry's own name may be published: every member consented.
-
-        A pair's or team's name is often made of its members' names.
-        """
-        return self.publish_consent and all(m.publish_consent for m in self.members.all())
+        """Return whether the entry's own name may be published (``name_may_be_published``)."""
+        return name_may_be_published(
+            self.publish_consent, [m.publish_consent for m in self.members.all()]
+        )
 
     def clean(self):
         super().clean()

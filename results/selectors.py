@@ -13,7 +13,7 @@ from django.urls import reverse
 from championship import bounds
 from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat
-from registration.models import EntryMember, Person
+from registration.models import EntryMember, Person, name_may_be_published
 from results.models import Result
 from results.services import entry_is_official, standings_ensure
 
@@ -63,9 +63,14 @@ def pieces_per_minute(pieces: int, result: Result) -> float | None:
 
     One decimal; ``None`` unless the puzzle was completed (a count is no pace).
     """
-    if result.outcome != Result.Outcome.COMPLETED or not result.final_seconds:
+    return pace(pieces, result.outcome, result.final_seconds)
+
+
+def pace(pieces: int, outcome: str, final_seconds: int | None) -> float | None:
+    """Return ``pieces_per_minute`` of an outcome and final time read as plain values."""
+    if outcome != Result.Outcome.COMPLETED or not final_seconds:
         return None
-    return round(pieces * 60 / result.final_seconds, 1)
+    return round(pieces * 60 / final_seconds, 1)
 
 
 def people(entry) -> list[dict]:
@@ -157,10 +162,11 @@ def public_rows(round_: Round, heat: str | None = None) -> list[dict]:
 def _public_row_of(value: dict, members: list[tuple[str, bool, str]], tables) -> dict:
     """Return a public row of a result read as values (see ``public_rows``)."""
     consenting = [(name, url) for name, consents, url in members if consents]
-    published = value["entry__publish_consent"] and all(consents for _n, consents, _u in members)
+    published = name_may_be_published(
+        value["entry__publish_consent"], [consents for _n, consents, _u in members]
+    )
     final_ms = value["final_ms"]
     final_seconds = None if final_ms is None else final_ms // 1000
-    completed = value["outcome"] == Result.Outcome.COMPLETED and final_seconds
     return {
         "entry": {
             "id": value["entry__ref"],
@@ -187,8 +193,8 @@ def _public_row_of(value: dict, members: list[tuple[str, bool, str]], tables) ->
         "counted_pieces": value["counted_pieces"],
         "qualified": value["qualified"],
         "prize": value["prize"],
-        "pieces_per_minute": (
-            round(value["round__category__pieces"] * 60 / final_seconds, 1) if completed else None
+        "pieces_per_minute": pace(
+            value["round__category__pieces"], value["outcome"], final_seconds
         ),
     }
 
