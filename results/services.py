@@ -79,19 +79,13 @@ def outcome_derive(result: Result, rules, pieces: int, *, limit_ms: int) -> timi
 def standings_compute(
     round_: Round,
     results: list[Result],
-    *,
-    officiality: bool = True,
-    only: set[int] | None = None,
 ) -> list[Result]:
     """Set the derived fields of ``results`` (all of ``round_``'s) by the rules; return them ranked.
 
-    Nothing is written. With ``officiality`` each entry's officiality is worked
-    out from its members (who need to be prefetched); without, the stored one is
-    kept (a judge's capture changes times, not who is official). With ``only``,
-    only those results' outcomes are derived again from their inputs; the others
-    keep the outcome stored when their inputs last changed, and all are ranked.
-    A withdrawn entry's result keeps its outcome but is never ranked: no place, no
-    official place, no prize, not qualified; it comes last.
+    Nothing is written. Each entry's officiality is worked out from its members
+    (who need to be prefetched) and each outcome from its inputs. A withdrawn
+    entry's result keeps its outcome but is never ranked: no place, no official
+    place, no prize, not qualified; it comes last.
     """
     championship = round_.category.championship
     rules = championship.rules
@@ -101,18 +95,14 @@ def standings_compute(
     by_pk = {result.pk: result for result in results}
     rows = []
     for result in results:
-        if officiality:
-            result.official = entry_is_official(result.entry, rules, kind)
-        if only is not None and result.pk not in only:
+        result.official = entry_is_official(result.entry, rules, kind)
+        try:
+            decided = outcome_derive(result, rules, total, limit_ms=limit)
+        except timing.AttemptError as error:
+            # Inputs stored before a rule tightened: keep what they came to then,
+            # rather than fail every page that shows the round.
+            logger.warning("Result %s kept as stored: %s", result.pk, error)
             decided = stored_outcome(result)
-        else:
-            try:
-                decided = outcome_derive(result, rules, total, limit_ms=limit)
-            except timing.AttemptError as error:
-                # Inputs stored before a rule tightened: keep what they came to then,
-                # rather than fail every page that shows the round.
-                logger.warning("Result %s kept as stored: %s", result.pk, error)
-                decided = stored_outcome(result)
         rows.append(
             ranking.Ranked(result.pk, decided, official=result.official, heat=result.heat_id)
         )
