@@ -74,6 +74,13 @@ def capture_stats(name: str, outcomes: list[tuple[float, int, str]], seconds: fl
         "error_samples": failures[:5],
         "seconds": seconds,
         "rps": len(latencies) / seconds if seconds else 0.0,
+        **latency_summary(latencies),
+    }
+
+
+def latency_summary(latencies: list[float]) -> dict:
+    """Return the p50, p99 and max of ``latencies`` (seconds) in ms, and all of them sorted."""
+    return {
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "max_ms": max(latencies, default=float("nan")) * 1000,

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bench import log
-from bench.captures import percentile
+from bench.captures import latency_summary, percentile
 from bench.document import DAY_HEATS, DAY_PER_HEAT, DAY_ROUND, DAY_SLUG, day_document
 from bench.report import loadavg
 from harness.http import HOST, Answer, call, decoded, describe, status, try_call
@@ -380,10 +380,7 @@ def capture_summary(sent: list[Sent], seconds: float, judges: int, due_s: float)
         "rps": len(acked) / seconds if seconds else 0.0,
         "due_seconds": due_s,
         "due_rps": len(sent) / due_s if due_s else 0.0,
-        "p50_ms": percentile(latencies, 50) * 1000,
-        "p99_ms": percentile(latencies, 99) * 1000,
-        "max_ms": max(latencies, default=float("nan")) * 1000,
-        "latencies_ms": sorted(round(latency * 1000, 1) for latency in latencies),
+        **latency_summary(latencies),
     }
 
 

@@ -44,6 +44,7 @@ from registration.models import Entry
 from results.models import JUDGED_FIELDS, Result
 from results.services import (
     OUTCOME_FIELDS,
+    SHOWN_FIELDS,
     entry_is_official,
     outcome_derive,
     round_lock,
@@ -306,14 +307,6 @@ def _store(locked_round: Round, entry: Entry, judge, data: CaptureInput, now: da
     # every capture since, so a capture costs the same in a round of 20 or 2,000. Its
     # version moved on when its row was locked.
     return Recorded(capture=capture, result=result, created=True)
-
-
-# What the public results show of a result (results.selectors.public_rows), besides places.
-SHOWN_FIELDS = tuple(
-    name
-    for name in (*JUDGED_FIELDS, *OUTCOME_FIELDS)
-    if name not in ("confirmed_at", "count_state")
-)
 
 
 def _shown(result: Result) -> tuple:

@@ -15,7 +15,7 @@ from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat
 from registration.models import EntryMember, Person, name_may_be_published
 from results.models import Result
-from results.services import entry_is_official, standings_ensure
+from results.services import SHOWN_FIELDS, entry_is_official, standings_ensure
 
 
 def result_fields(result: Result) -> dict:
@@ -92,21 +92,10 @@ ROW_COLUMNS = (
     "entry__name",
     "entry__publish_consent",
     "heat__key",
-    "time_ms",
-    "missing_found",
-    "missing_lost",
-    "adjacent_missing",
-    "last_piece_ms",
-    "pieces_placed",
-    "incorrect",
-    "status",
+    *SHOWN_FIELDS,
     "place",
     "official_place",
     "official",
-    "outcome",
-    "final_ms",
-    "penalty_ms",
-    "counted_pieces",
     "qualified",
     "prize",
     # The puzzle's pieces give each completed pace.

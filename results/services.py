@@ -10,7 +10,7 @@ from django.db.models import F, Prefetch, Q
 from championship.models import Round, Seat
 from championship.rules import advancement, eligibility, ranking, timing
 from registration.models import Entry, Person
-from results.models import Result, RoundRanking
+from results.models import JUDGED_FIELDS, Result, RoundRanking
 
 logger = logging.getLogger(__name__)
 
@@ -19,6 +19,12 @@ OUTCOME_FIELDS = ["outcome", "penalty_ms", "final_ms", "counted_pieces"]
 # What ranking the whole round gives each result.
 RANK_FIELDS = ["place", "official_place", "qualified", "prize"]
 DERIVED_FIELDS = [*OUTCOME_FIELDS, "official", *RANK_FIELDS]
+# What the public results show of a result besides its ranking (results.selectors.public_rows
+# reads these): a capture that changes none of them gives spectators no new version.
+SHOWN_FIELDS = (
+    *(name for name in JUDGED_FIELDS if name not in ("confirmed_at", "count_state")),
+    *OUTCOME_FIELDS,
+)
 
 
 def entry_is_official(entry: Entry, rules, kind: str) -> bool:
