@@ -16,8 +16,10 @@ official entries alone. Prizes go by official place.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
+from typing import NamedTuple
 
 from championship.rules.timing import COMPLETED, DNS, DSQ, INVALID, PENDING, UNFINISHED, Outcome
 
@@ -35,10 +37,19 @@ class Ranked:
     official: bool = True
     heat: Hashable = None
 
+    @cached_property
+    def key(self) -> tuple:
+        """The key that orders this row (``rank_key``), worked out once per row."""
+        return rank_key(self.outcome)
 
-@dataclass(frozen=True)
-class Standing:
-    """An entry's position in a round's standings."""
+
+class Standing(NamedTuple):
+    """An entry's position in a round's standings.
+
+    A named tuple rather than a dataclass: a round of 1,600 makes 1,600 of them
+    for every new version of its standings, and a tuple is three times cheaper
+    to make.
+    """
 
     entry: Hashable
     outcome: Outcome
@@ -68,7 +79,7 @@ def rank(rows: Iterable[Ranked]) -> list[Standing]:
     way over the official rows alone. One pass, since this runs for every new
     version of a round of 1,600 entries.
     """
-    keyed = sorted(((rank_key(row.outcome), row) for row in rows), key=itemgetter(0))
+    keyed = sorted(((row.key, row) for row in rows), key=itemgetter(0))
     standings = []
     index = official_index = 0
     place = official_place = None
@@ -99,10 +110,10 @@ def award_prizes(
     """
     places = prize_places if prize_places else (1 if title else 0)
     return [
-        replace(standing, prize=standing.official_place)
+        standing._replace(prize=standing.official_place)
         if standing.official_place is not None
         and standing.official_place <= places
         and standing.outcome.kind != INVALID
-        else replace(standing, prize=None)
+        else standing._replace(prize=None)
         for standing in standings
     ]
