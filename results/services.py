@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 
 from django.db import connection, transaction
 from django.db.models import F, Prefetch, Q
@@ -285,46 +286,92 @@ def standings_ensure(round_: Round) -> bool:
     return True
 
 
-# What ranking the stored outcomes reads of each result, and the places it may change.
-STORED_COLUMNS = (
-    "pk",
-    "heat_id",
-    "outcome",
-    "final_ms",
-    "penalty_ms",
-    "counted_pieces",
-    "official",
-    "entry__status",
-    *RANK_FIELDS,
+# What ranking the stored outcomes reads of each result (its inputs: the first seven),
+# and the places it may change; written out, in the model's order (place, then the
+# entry's name), since building it with the ORM costs more than running it.
+STORED = (
+    "SELECT r.id, r.heat_id, r.outcome, r.final_ms, r.penalty_ms, r.counted_pieces, r.official,"
+    " e.status = %s, r.place, r.official_place, r.qualified, r.prize"
+    " FROM {result} r JOIN {entry} e ON e.id = r.entry_id"
+    " WHERE r.round_id = %s ORDER BY r.place NULLS LAST, e.name, r.id"
 )
+INPUTS = 7
+
+# The ranking's row of each result of a round, by the inputs it was built from, as the
+# last ranking of the round in this process read them. A new version changes a few
+# results of a round of 1,600; building every row anew was half a ranking's CPU.
+_kept_rows: dict[int, dict[tuple, ranking.Ranked]] = {}
+_kept_lock = threading.Lock()
+# Enough for the rounds running at once in the largest championship.
+MAX_ROUNDS_KEPT = 32
+
+
+def _stored_rows(round_id: int) -> list[tuple]:
+    """Return the stored outcome and ranking of each of a round's results (``STORED``)."""
+    query = STORED.format(
+        result=connection.ops.quote_name(Result._meta.db_table),
+        entry=connection.ops.quote_name(Entry._meta.db_table),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, [Entry.Status.WITHDRAWN, round_id])
+        return cursor.fetchall()
+
+
+def _ranking_rows(round_id: int, stored: list[tuple]) -> list[ranking.Ranked]:
+    """Return the ranking's rows of ``stored``, reusing those whose inputs did not change."""
+    kept = _kept_rows.get(round_id, {})
+    fresh = {}
+    for values in stored:
+        inputs = values[:INPUTS]
+        row = kept.get(inputs)
+        if row is None:
+            pk, heat_id, outcome, final_ms, penalty_ms, counted_pieces, official = inputs
+            row = ranking.Ranked(
+                pk,
+                timing.Outcome(
+                    outcome or timing.PENDING,
+                    final_ms=final_ms,
+                    penalty_ms=penalty_ms,
+                    counted_pieces=counted_pieces,
+                ),
+                official=bool(official),
+                heat=heat_id,
+            )
+        fresh[inputs] = row
+    with _kept_lock:
+        if round_id not in _kept_rows and len(_kept_rows) >= MAX_ROUNDS_KEPT:
+            del _kept_rows[next(iter(_kept_rows))]
+        _kept_rows[round_id] = fresh
+    return list(fresh.values())
 
 
 def _rank_stored(round_: Round) -> None:
     """Rank a round from its stored outcomes; write the places, qualifications, prizes that moved.
 
-    Reads one row of plain values per result, not model instances: this runs for
-    every new version of a busy round's standings.
+    Reads one row of plain values per result, not model instances, and reuses the
+    rows of the results no capture changed since: this runs for every new version
+    of a busy round's standings.
     """
-    stored = list(Result.objects.filter(round=round_).values_list(*STORED_COLUMNS))
-    rows = [
-        ranking.Ranked(
-            pk,
-            timing.Outcome(
-                outcome or timing.PENDING,
-                final_ms=final_ms,
-                penalty_ms=penalty_ms,
-                counted_pieces=counted_pieces,
-            ),
-            official=official,
-            heat=heat_id,
-        )
-        for pk, heat_id, outcome, final_ms, penalty_ms, counted_pieces, official, *_ in stored
-    ]
-    withdrawn = {row[0] for row in stored if row[7] == Entry.Status.WITHDRAWN}
+    stored = _stored_rows(round_.pk)
+    rows = _ranking_rows(round_.pk, stored)
+    withdrawn = {values[0] for values in stored if values[INPUTS]}
     placed = rank_outcomes(round_, rows, withdrawn)
-    changed = [(row[0], *placed[row[0]]) for row in stored if tuple(row[8:]) != placed[row[0]]]
+    changed = [
+        (values[0], *placed[values[0]])
+        for values in stored
+        if _ranking_of(values) != placed[values[0]]
+    ]
     if changed:
         _write_places(changed)
+
+
+def _ranking_of(values: tuple) -> tuple:
+    """Return a stored row's (place, official place, qualified, prize), as the ranking gives them.
+
+    SQLite gives a boolean as 0 or 1.
+    """
+    place, official_place, qualified, prize = values[INPUTS + 1 :]
+    return (place, official_place, bool(qualified), prize)
 
 
 def _write_places(changed: list[tuple]) -> None:

@@ -4,8 +4,10 @@ import pytest
 from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from championship.models import Round
+from registration.models import Entry
 from results import selectors
 from results.models import Result
 from results.services import standings_ensure, standings_ensure_all, standings_recompute
@@ -300,6 +302,40 @@ def test_the_lazy_ranking_takes_the_same_number_of_queries_whatever_the_size(
     standings_recompute(round_=final)
     capture_like(final, Result.objects.filter(round=final).first(), time_ms=seconds(5))
     assert count_queries(standings_ensure, final) == small <= 10
+
+
+def test_the_lazy_ranking_reuses_only_the_rows_whose_outcome_did_not_change(
+    championship, individual, final, monkeypatch
+):
+    from championship.rules import ranking
+
+    build_round(championship, individual, final, 6)
+    standings_recompute(round_=final)
+    capture_like(final, Result.objects.filter(round=final).first(), time_ms=seconds(30))
+    assert standings_ensure(final) is True
+    built = []
+    real = ranking.Ranked
+    monkeypatch.setattr(
+        ranking, "Ranked", lambda *args, **kwargs: built.append(args[0]) or real(*args, **kwargs)
+    )
+    slowest = Result.objects.filter(round=final).order_by("-time_ms").first()
+    capture_like(final, slowest, time_ms=seconds(1))
+    assert standings_ensure(final) is True
+    # One result changed: its row is built anew, the five others come as they were.
+    assert built == [slowest.pk]
+    places = dict(Result.objects.filter(round=final).values_list("pk", "place"))
+    assert places[slowest.pk] == 1 and sorted(places.values()) == [1, 2, 3, 4, 5, 6]
+    # An entry withdrawn: the outcome is the same, the ranking reads it (no place).
+    Entry.objects.filter(pk=slowest.entry_id).update(
+        status=Entry.Status.WITHDRAWN, withdrawn_at=timezone.now()
+    )
+    Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
+    assert standings_ensure(final) is True
+    places = dict(Result.objects.filter(round=final).values_list("pk", "place"))
+    assert places.pop(slowest.pk) is None
+    assert sorted(places.values()) == [1, 2, 3, 4, 5]
+    # The withdrawal is read with the outcomes; no row had to be built for it.
+    assert built == [slowest.pk]
 
 
 def test_ranking_every_round_behind_ranks_only_those(championship, individual, final):
