@@ -6,14 +6,15 @@ import time
 from datetime import date
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Prefetch
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from championship import bounds
 from championship.l10n import format_duration
-from championship.models import Heat, Round, Seat
-from registration.models import EntryMember, Person, name_may_be_published
+from championship.models import Heat, Round, Seat, Table
+from registration.models import Entry, EntryMember, Person, Puzzler, name_may_be_published
 from results.models import Result
 from results.services import SHOWN_FIELDS, entry_is_official, standings_ensure
 
@@ -84,7 +85,8 @@ def people(entry) -> list[dict]:
     ]
 
 
-# What a public row reads of each result, in one query with its entry and heat.
+# What a public row reads of each result, with its entry, heat and table: the names of
+# ``_public_row_of``'s values, in the order of ``_rows_sql``'s columns.
 ROW_COLUMNS = (
     "pk",
     "entry_id",
@@ -98,28 +100,56 @@ ROW_COLUMNS = (
     "official",
     "qualified",
     "prize",
-    # The puzzle's pieces give each completed pace.
-    "round__category__pieces",
+    "table_number",
 )
 
 
-def _members_of(results) -> dict[int, list[tuple[str, bool, str]]]:
-    """Return the members of the entries of ``results`` in their order: (name, consents, page).
+def _tables() -> dict[str, str]:
+    """Return the quoted table names the public rows' queries read."""
+    quote = connection.ops.quote_name
+    return {
+        "result": quote(Result._meta.db_table),
+        "entry": quote(Entry._meta.db_table),
+        "heat": quote(Heat._meta.db_table),
+        "seat": quote(Seat._meta.db_table),
+        "table": quote(Table._meta.db_table),
+        "member": quote(EntryMember._meta.db_table),
+        "person": quote(Person._meta.db_table),
+        "puzzler": quote(Puzzler._meta.db_table),
+    }
 
-    ``results`` is a queryset of results: the members are read through a join to
-    it, not through a list of thousands of ids.
+
+def _rows_sql(heat: bool) -> tuple[str, str]:
+    """Return the queries of a round's (or a heat's) public rows and of their entries' members.
+
+    Written out: building them with the ORM costs as much CPU as running them,
+    and they run for every new version of a busy heat's standings. The results
+    come in the model's order but for places still to come (``public_rows`` puts
+    those last, whatever the database does with nulls).
     """
-    page = reverse("puzzler", kwargs={"ref": "REF"})
-    before, _ref, after = page.partition("REF")
-    members: dict[int, list] = {}
+    names = _tables()
+    in_heat = " AND h.key = %s" if heat else ""
+    shown = ", ".join(f"r.{connection.ops.quote_name(name)}" for name in SHOWN_FIELDS)
     rows = (
-        EntryMember.objects.filter(entry__in=results.values("entry_id"))
-        .order_by("entry_id", "position")
-        .values_list("entry_id", "person__name", "person__publish_consent", "person__puzzler__ref")
-    )
-    for entry_id, name, consents, puzzler in rows:
-        members.setdefault(entry_id, []).append((name, consents, f"{before}{puzzler}{after}"))
-    return members
+        f"SELECT r.id, r.entry_id, e.ref, e.name, e.publish_consent, h.key, {shown},"
+        " r.place, r.official_place, r.official, r.qualified, r.prize, t.number"
+        " FROM {result} r JOIN {entry} e ON e.id = r.entry_id"
+        " JOIN {heat} h ON h.id = r.heat_id"
+        # An entry has one seat in a round.
+        " LEFT JOIN {seat} s ON s.round_id = r.round_id AND s.entry_id = r.entry_id"
+        " LEFT JOIN {table} t ON t.id = s.table_id"
+        f" WHERE r.round_id = %s{in_heat}"
+        " ORDER BY r.place, r.official_place, e.registered_at, e.id"
+    ).format(**names)
+    members = (
+        "SELECT m.entry_id, p.name, p.publish_consent, z.ref"
+        " FROM {member} m JOIN {person} p ON p.id = m.person_id"
+        " LEFT JOIN {puzzler} z ON z.id = p.puzzler_id"
+        " WHERE m.entry_id IN (SELECT r.entry_id FROM {result} r JOIN {heat} h ON h.id = r.heat_id"
+        f" WHERE r.round_id = %s{in_heat})"
+        " ORDER BY m.entry_id, m.position"
+    ).format(**names)
+    return rows, members
 
 
 def public_rows(round_: Round, heat: str | None = None) -> list[dict]:
@@ -128,28 +158,32 @@ def public_rows(round_: Round, heat: str | None = None) -> list[dict]:
     Names only with consent to publication, which is each member's: the members
     list names those who consented; the entry's own name (often made of its
     members' names) only when all did (``Entry.name_published``). Read as plain
-    values in three queries (results with their entries and heats, members,
-    tables) rather than as model instances: a new version of a round's standings
+    values in two queries (results with their entries, heats and tables; their
+    members) rather than as model instances: a new version of a round's standings
     is read after every capture of a busy heat.
     """
-    results = Result.objects.filter(round=round_)
-    seats = Seat.objects.filter(round=round_)
-    if heat:
-        results = results.filter(heat__key=heat)
-        seats = seats.filter(heat__key=heat)
-    values = list(
-        results.order_by("place", "official_place", "entry__registered_at", "entry__id").values(
-            *ROW_COLUMNS
-        )
-    )
-    tables = dict(seats.values_list("entry_id", "table__number"))
-    members = _members_of(results)
-    rows = [_public_row_of(value, members.get(value["entry_id"], []), tables) for value in values]
+    rows_sql, members_sql = _rows_sql(bool(heat))
+    params = [round_.pk, heat] if heat else [round_.pk]
+    page = reverse("puzzler", kwargs={"ref": "REF"})
+    before, _ref, after = page.partition("REF")
+    members: dict[int, list] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(rows_sql, params)
+        values = [dict(zip(ROW_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
+        cursor.execute(members_sql, params)
+        for entry_id, name, consents, puzzler in cursor.fetchall():
+            members.setdefault(entry_id, []).append((name, consents, f"{before}{puzzler}{after}"))
+    pieces = round_.category.pieces
+    rows = [_public_row_of(value, members.get(value["entry_id"], []), pieces) for value in values]
     return sorted(rows, key=lambda row: (row["place"] is None, row["place"] or 0))
 
 
-def _public_row_of(value: dict, members: list[tuple[str, bool, str]], tables) -> dict:
-    """Return a public row of a result read as values (see ``public_rows``)."""
+def _public_row_of(value: dict, members: list[tuple[str, bool, str]], pieces: int) -> dict:
+    """Return a public row of a result read as values (see ``public_rows``).
+
+    ``pieces`` are the puzzle's, for the pace. The booleans are made so: SQLite
+    gives 0 or 1.
+    """
     consenting = [(name, url) for name, consents, url in members if consents]
     published = name_may_be_published(
         value["entry__publish_consent"], [consents for _n, consents, _u in members]
@@ -164,27 +198,25 @@ def _public_row_of(value: dict, members: list[tuple[str, bool, str]], tables) ->
             "people": [{"name": name, "url": url} for name, url in consenting],
         },
         "heat": value["heat__key"],
-        "table": tables.get(value["entry_id"]),
+        "table": value["table_number"],
         "time": format_duration(value["time_ms"]),
         "missing_found": value["missing_found"],
         "missing_lost": value["missing_lost"],
         "adjacent_missing": value["adjacent_missing"],
         "last_piece_time": format_duration(value["last_piece_ms"]),
         "pieces_placed": value["pieces_placed"],
-        "incorrect": value["incorrect"],
+        "incorrect": bool(value["incorrect"]),
         "status": value["status"],
         "place": value["place"],
         "official_place": value["official_place"],
-        "official": value["official"],
+        "official": bool(value["official"]),
         "outcome": value["outcome"] or None,
         "final_seconds": final_seconds,
         "penalty_seconds": value["penalty_ms"] // 1000,
         "counted_pieces": value["counted_pieces"],
-        "qualified": value["qualified"],
+        "qualified": bool(value["qualified"]),
         "prize": value["prize"],
-        "pieces_per_minute": pace(
-            value["round__category__pieces"], value["outcome"], final_seconds
-        ),
+        "pieces_per_minute": pace(pieces, value["outcome"], final_seconds),
     }
 
 

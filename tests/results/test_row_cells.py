@@ -85,6 +85,12 @@ def test_public_rows_name_only_those_who_consented_in_standing_order(pairs_round
         3000,
     )
     assert pair["pieces_per_minute"] == round(pairs_round.category.pieces * 60 / 3000, 1)
+    # Read with hand-written SQL: booleans are booleans on every database (JSON says so).
+    stored = pairs_round.results.get(place=3)
+    flags = {name: pair[name] for name in ("official", "qualified", "incorrect")}
+    assert flags == {"official": stored.official, "qualified": False, "incorrect": False}
+    assert all(type(value) is bool for value in flags.values())
+    assert [row["table"] for row in selectors.public_rows(pairs_round, "a")] == [2, 3, 1]
 
 
 def test_a_persons_page_in_the_rows_is_the_one_django_reverses(pairs_round):
