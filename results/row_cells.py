@@ -58,7 +58,10 @@ def _key(view: str, row: dict, decided: bool, language: str) -> tuple:
         tuple((person["name"], person["url"]) for person in entry.get("people") or ()),
         # The heat's label is its name, or "Heat A" in the language of the key.
         (heat.key, heat.name) if heat is not None else None,
-        *(row.get(name) for name in ROW_KEY),
+        # A "Q" shows only once qualification is decided: until then a new finisher
+        # moving qualifications about renders no row anew.
+        bool(decided and row.get("qualified")),
+        *(row.get(name) for name in ROW_KEY if name != "qualified"),
     )
 
 

@@ -114,13 +114,15 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
     if heat and heat not in by_key:
         raise no_such_heat()
     standings = selectors.round_standings(round_, heat or None)
-    if heat:
-        heats = list(round_.heats.order_by("key").values_list("key", flat=True))
-    else:
-        heats = sorted({row["heat"] for row in standings["rows"]})
+    heats = sorted(by_key) if heat else sorted({row["heat"] for row in standings["rows"]})
     # Signed off: the results are official, the page stops polling and "Q" shows.
     official = standings["official"]
-    waiting = selectors.waiting_rows(round_, heat or None)
+    # Only a heat that has not started has entries waiting: once the shown heats are
+    # under way (as they are while results come in), there is nothing to look for.
+    unstarted = any(
+        item.started_at is None for key, item in by_key.items() if not heat or key == heat
+    )
+    waiting = selectors.waiting_rows(round_, heat or None) if unstarted else []
     if not heat:
         heats = sorted({*heats, *(row["heat"] for row in waiting)})
     rows = [{**row, "in_heat": by_key.get(row["heat"])} for row in standings["rows"] + waiting]
