@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -172,8 +172,29 @@ def _check_kind_allowed(user, championship: Championship, kind: str) -> None:
         raise CaptureForbidden
 
 
-def _existing(client_id) -> Capture | None:
-    return Capture.objects.filter(client_id=client_id).order_by().first()
+def _existing(client_id) -> int | None:
+    """Return the id of the capture stored with ``client_id``, or ``None``."""
+    return Capture.objects.filter(client_id=client_id).values_list("pk", flat=True).first()
+
+
+def _seat_under_lock(round_: Round, entry: Entry, client_id) -> Seat | None:
+    """Return the entry's seat in the round with its heat, or ``None``, in one query.
+
+    Read under the round's lock, with what else the capture needs to know:
+    ``earlier``, the id of a capture already stored with ``client_id`` (a retry
+    may race the first attempt), and ``captured``, whether the entry has any
+    capture in the round yet (if not, its result is derived from this one alone).
+    """
+    return (
+        Seat.objects.select_related("heat")
+        .filter(round=round_, entry=entry)
+        .annotate(
+            earlier=Subquery(Capture.objects.filter(client_id=client_id).values("pk")[:1]),
+            captured=Exists(Capture.objects.filter(round=round_, entry=entry)),
+        )
+        .order_by()
+        .first()
+    )
 
 
 def capture_record(
@@ -191,27 +212,24 @@ def capture_record(
     now = now or timezone.now()
     with transaction.atomic():
         locked_round = _lock_and_move_on(round_)
-        # Under the lock: a retry may race the first attempt.
-        earlier = _existing(data.client_id)
+        seat = _seat_under_lock(locked_round, entry, data.client_id)
+        earlier = seat.earlier if seat is not None else _existing(data.client_id)
         if earlier is None:
-            return _store(locked_round, entry, judge, data, now)
+            return _store(locked_round, seat, entry, judge, data, now)
         # Nothing new is stored: the round's version stays as it was.
         transaction.set_rollback(True)
-    return _replay(earlier, round_, entry, judge, data)
+    return _replay(Capture.objects.get(pk=earlier), round_, entry, judge, data)
 
 
-def _store(locked_round: Round, entry: Entry, judge, data: CaptureInput, now: datetime) -> Recorded:
+def _store(
+    locked_round: Round, seat: Seat | None, entry: Entry, judge, data: CaptureInput, now: datetime
+) -> Recorded:
     """Check a new capture against the entry's result, store it, derive the result anew.
 
-    Runs under the round's lock (``capture_record``).
+    Runs under the round's lock (``capture_record``), with the entry's seat read
+    under it (``_seat_under_lock``).
     """
     championship = locked_round.championship
-    seat = (
-        Seat.objects.select_related("heat")
-        .filter(round=locked_round, entry=entry)
-        .order_by()
-        .first()
-    )
     if seat is None:
         raise ValidationError({"entry": [_("The entry is not seated in this round.")]})
     heat = seat.heat
@@ -275,8 +293,8 @@ def _store(locked_round: Round, entry: Entry, judge, data: CaptureInput, now: da
         pieces,
         seat=seat,
         second_count=championship.second_count,
-        # A new result has no capture before this one: nothing to read back.
-        captures=[capture] if new_result else None,
+        # A result without a capture before this one: nothing to read back.
+        captures=[capture] if new_result or not seat.captured else None,
     )
     try:
         outcome_derive(result, rules, pieces, limit_ms=limit)

@@ -113,9 +113,13 @@ class CaptureView(ApiView):
         data = inputs.CaptureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        # Unordered: the models' default orders would join tables for nothing.
+        # Unordered: the models' default orders would join tables for nothing. The capture
+        # reads the category's pieces, time limit and kind.
         round_ = (
-            Round.objects.filter(championship=championship, key=values["round"]).order_by().first()
+            Round.objects.filter(championship=championship, key=values["round"])
+            .select_related("category")
+            .order_by()
+            .first()
         )
         if round_ is None:
             raise DRFValidationError({"round": [_("Unknown round.")]})
