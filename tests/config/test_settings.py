@@ -158,3 +158,20 @@ def test_settings_read_the_environment():
         "'sv',",
         "'da']",
     ]
+
+
+def test_the_wsgi_application_imports_every_view_as_the_worker_starts():
+    # Else a worker's first request pays for the imports: after a restart, a judge's capture.
+    dropped = {"DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}
+    environ = {k: v for k, v in os.environ.items() if k not in dropped}
+    environ.update(DEBUG="true", DATABASE_URL="")
+    code = (
+        "import sys, config.wsgi; "
+        "print(' '.join(name for name in ('api.views.captures', 'results.views', "
+        "'judging.views') if name in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environ, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["api.views.captures", "results.views", "judging.views"]
