@@ -274,16 +274,41 @@ def standings_ensure(round_: Round) -> bool:
     if _ranked(round_.pk):
         return False
     with transaction.atomic():
-        ranking_row = lock_ranking(round_.pk)
+        ranked_version = _lock_ranked_version(round_.pk)
         # Read after the lock: another ranking may have just done the work.
         locked = Round.objects.select_related("category__championship").get(pk=round_.pk)
         version = locked.version
-        if ranking_row.version >= version:
+        if ranked_version >= version:
             return False
         _rank_stored(locked)
-        ranking_row.version = version
-        ranking_row.save(update_fields=["version"])
+        _ranking_sql("UPDATE {ranking} SET version = %s WHERE round_id = %s", [version, locked.pk])
     return True
+
+
+def _ranking_sql(query: str, params: list) -> tuple | None:
+    """Run ``query`` on the rounds' ``{round}`` and rankings' ``{ranking}`` tables; return a row.
+
+    The ranking's own queries are written out, as ``POLL_STATE`` is: building them
+    with the ORM costs more than running them, for every new version of a round.
+    """
+    quote = connection.ops.quote_name
+    sql = query.format(
+        round=quote(Round._meta.db_table), ranking=quote(RoundRanking._meta.db_table)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone() if cursor.description else None
+
+
+def _lock_ranked_version(round_id: int) -> int:
+    """Lock the row of a round's ranking (``lock_ranking``); return the version it ranked."""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    query = "SELECT version FROM {ranking} WHERE round_id = %s" + lock
+    found = _ranking_sql(query, [round_id])
+    if found is None:
+        RoundRanking.objects.bulk_create([RoundRanking(round_id=round_id)], ignore_conflicts=True)
+        found = _ranking_sql(query, [round_id])
+    return found[0]
 
 
 # What ranking the stored outcomes reads of each result (its inputs: the first seven),
@@ -407,7 +432,12 @@ RANKED = Q(ranking__version__gte=F("version"))
 
 
 def _ranked(round_id: int) -> bool:
-    return Round.objects.filter(RANKED, pk=round_id).exists()
+    """Return whether a round's stored places reflect its current version (``RANKED``)."""
+    query = (
+        "SELECT 1 FROM {round} r JOIN {ranking} k ON k.round_id = r.id"
+        " WHERE r.id = %s AND k.version >= r.version"
+    )
+    return _ranking_sql(query, [round_id]) is not None
 
 
 def standings_ensure_all(rounds) -> int:
