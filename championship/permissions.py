@@ -30,10 +30,11 @@ def roles_of(user, championship: Championship) -> frozenset[str]:
     """
     memo = user.__dict__.setdefault(MEMO, {})
     if championship.pk not in memo:
+        # Unordered: the model's order would join the championships for nothing.
         memo[championship.pk] = frozenset(
-            ChampionshipRole.objects.filter(championship=championship, user=user).values_list(
-                "role", flat=True
-            )
+            ChampionshipRole.objects.filter(championship=championship, user=user)
+            .order_by()
+            .values_list("role", flat=True)
         )
     return memo[championship.pk]
 
