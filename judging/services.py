@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Exists, F, Subquery
+from django.db.models import Exists, F, FilteredRelation, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -178,20 +178,25 @@ def _existing(client_id) -> int | None:
 
 
 def _seat_under_lock(round_: Round, entry: Entry, client_id) -> Seat | None:
-    """Return the entry's seat in the round with its heat, or ``None``, in one query.
+    """Return the entry's seat in the round with its heat and result, or ``None``, in one query.
 
     Read under the round's lock, with what else the capture needs to know:
+    ``result``, the entry's result in the round (``None`` before it has one);
     ``earlier``, the id of a capture already stored with ``client_id`` (a retry
-    may race the first attempt), and ``captured``, whether the entry has any
+    may race the first attempt); and ``captured``, whether the entry has any
     capture in the round yet (if not, its result is derived from this one alone).
     """
     return (
-        Seat.objects.select_related("heat")
-        .filter(round=round_, entry=entry)
+        Seat.objects.filter(round=round_, entry=entry)
         .annotate(
+            # An entry has one result in a round.
+            result=FilteredRelation(
+                "entry__results", condition=Q(entry__results__round=F("round"))
+            ),
             earlier=Subquery(Capture.objects.filter(client_id=client_id).values("pk")[:1]),
             captured=Exists(Capture.objects.filter(round=round_, entry=entry)),
         )
+        .select_related("heat", "result")
         .order_by()
         .first()
     )
@@ -237,8 +242,9 @@ def _store(
     # A no-show or a disqualification may be recorded before the start; times may not.
     if heat.started_at is None and data.kind not in (Kind.DNS, Kind.DSQ, Kind.WARNING):
         raise ValidationError({"round": [_("The entry's heat has not started.")]})
-    # The round's lock is held: no other capture, start or close changes this result.
-    result = Result.objects.filter(round=locked_round, entry=entry).order_by().first()
+    # Read under the round's lock: no other capture, start or close changes this result.
+    # Django leaves a filtered relation that found nothing unset.
+    result = getattr(seat, "result", None)
     new_result = result is None
     if new_result:
         result = Result(round=locked_round, heat=heat, entry=entry)
