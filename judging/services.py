@@ -13,17 +13,18 @@ captures: ``judging.derive``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Exists, F, FilteredRelation, Q, Subquery
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from championship import bounds
+from championship import bounds, sql
 from championship.errors import RoundStateError
-from championship.models import Championship, ChampionshipRole, Round, Seat
+from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
 from championship.permissions import has_role
 from championship.rules import timing
 from judging.capture_kinds import (
@@ -177,29 +178,56 @@ def _existing(client_id) -> int | None:
     return Capture.objects.filter(client_id=client_id).values_list("pk", flat=True).first()
 
 
-def _seat_under_lock(round_: Round, entry: Entry, client_id) -> Seat | None:
-    """Return the entry's seat in the round with its heat and result, or ``None``, in one query.
+@dataclass(frozen=True)
+class UnderLock:
+    """What a capture reads of its entry under the round's lock (``_under_lock``)."""
 
-    Read under the round's lock, with what else the capture needs to know:
-    ``result``, the entry's result in the round (``None`` before it has one);
-    ``earlier``, the id of a capture already stored with ``client_id`` (a retry
-    may race the first attempt); and ``captured``, whether the entry has any
-    capture in the round yet (if not, its result is derived from this one alone).
-    """
+    seat: Seat  # with its heat
+    result: Result | None  # the entry's result in the round, None before it has one
+    earlier: int | None  # a capture already stored with this capture's id (a retry)
+    captured: bool  # whether the entry has a capture in the round yet
+
+
+def _under_lock_sql() -> str:
+    names = {
+        model: connection.ops.quote_name(model._meta.db_table)
+        for model in (Seat, Heat, Result, Capture)
+    }
     return (
-        Seat.objects.filter(round=round_, entry=entry)
-        .annotate(
-            # An entry has one result in a round.
-            result=FilteredRelation(
-                "entry__results", condition=Q(entry__results__round=F("round"))
-            ),
-            earlier=Subquery(Capture.objects.filter(client_id=client_id).values("pk")[:1]),
-            captured=Exists(Capture.objects.filter(round=round_, entry=entry)),
-        )
-        .select_related("heat", "result")
-        .order_by()
-        .first()
+        f"SELECT {sql.select_list(Seat, 's')}, {sql.select_list(Heat, 'h')},"
+        f" {sql.select_list(Result, 'r')},"
+        f" (SELECT c.id FROM {names[Capture]} c WHERE c.client_id = %s),"
+        f" EXISTS (SELECT 1 FROM {names[Capture]} c"
+        " WHERE c.round_id = s.round_id AND c.entry_id = s.entry_id)"
+        f" FROM {names[Seat]} s JOIN {names[Heat]} h ON h.id = s.heat_id"
+        # An entry has one result in a round.
+        f" LEFT JOIN {names[Result]} r ON r.round_id = s.round_id AND r.entry_id = s.entry_id"
+        " WHERE s.round_id = %s AND s.entry_id = %s"
     )
+
+
+def _under_lock(round_: Round, entry: Entry, client_id) -> UnderLock | None:
+    """Return the entry's seat in the round, its heat and result, or ``None`` if not seated.
+
+    Read under the round's lock, in one written-out query (the ORM's would cost
+    twice the CPU of the rest of the capture's reads), with whether a capture
+    with ``client_id`` is stored already (a retry may race the first attempt)
+    and whether the entry has any capture in the round yet (if not, its result
+    is derived from this one alone).
+    """
+    client = Capture._meta.get_field("client_id").get_db_prep_value(client_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_under_lock_sql(), [client, round_.pk, entry.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    seats, heats, results = sql.width(Seat), sql.width(Heat), sql.width(Result)
+    seat = sql.instance(Seat, row[:seats])
+    seat.heat = sql.instance(Heat, row[seats : seats + heats])
+    result_values = row[seats + heats : seats + heats + results]
+    result = sql.instance(Result, result_values) if result_values[0] is not None else None
+    earlier, captured = row[seats + heats + results :]
+    return UnderLock(seat=seat, result=result, earlier=earlier, captured=bool(captured))
 
 
 def capture_record(
@@ -217,34 +245,39 @@ def capture_record(
     now = now or timezone.now()
     with transaction.atomic():
         locked_round = _lock_and_move_on(round_)
-        seat = _seat_under_lock(locked_round, entry, data.client_id)
-        earlier = seat.earlier if seat is not None else _existing(data.client_id)
+        found = _under_lock(locked_round, entry, data.client_id)
+        earlier = found.earlier if found is not None else _existing(data.client_id)
         if earlier is None:
-            return _store(locked_round, seat, entry, judge, data, now)
+            return _store(locked_round, found, entry, judge, data, now)
         # Nothing new is stored: the round's version stays as it was.
         transaction.set_rollback(True)
     return _replay(Capture.objects.get(pk=earlier), round_, entry, judge, data)
 
 
 def _store(
-    locked_round: Round, seat: Seat | None, entry: Entry, judge, data: CaptureInput, now: datetime
+    locked_round: Round,
+    found: UnderLock | None,
+    entry: Entry,
+    judge,
+    data: CaptureInput,
+    now: datetime,
 ) -> Recorded:
     """Check a new capture against the entry's result, store it, derive the result anew.
 
-    Runs under the round's lock (``capture_record``), with the entry's seat read
-    under it (``_seat_under_lock``).
+    Runs under the round's lock (``capture_record``), with the entry's seat and
+    result read under it (``_under_lock``).
     """
     championship = locked_round.championship
-    if seat is None:
+    if found is None:
         raise ValidationError({"entry": [_("The entry is not seated in this round.")]})
+    seat = found.seat
     heat = seat.heat
     heat.round = locked_round
     # A no-show or a disqualification may be recorded before the start; times may not.
     if heat.started_at is None and data.kind not in (Kind.DNS, Kind.DSQ, Kind.WARNING):
         raise ValidationError({"round": [_("The entry's heat has not started.")]})
     # Read under the round's lock: no other capture, start or close changes this result.
-    # Django leaves a filtered relation that found nothing unset.
-    result = getattr(seat, "result", None)
+    result = found.result
     new_result = result is None
     if new_result:
         result = Result(round=locked_round, heat=heat, entry=entry)
@@ -300,7 +333,7 @@ def _store(
         seat=seat,
         second_count=championship.second_count,
         # A result without a capture before this one: nothing to read back.
-        captures=[capture] if new_result or not seat.captured else None,
+        captures=[capture] if new_result or not found.captured else None,
     )
     try:
         outcome_derive(result, rules, pieces, limit_ms=limit)

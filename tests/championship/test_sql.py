@@ -1,0 +1,80 @@
+"""Model instances read by written-out queries are those the ORM reads (``championship.sql``)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from championship import sql
+from championship.models import Category, Championship, Heat, Round, Seat
+from judging import selectors
+from registration.models import Entry
+from results.models import Result
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+def fields(instance) -> dict:
+    return {
+        field.attname: getattr(instance, field.attname)
+        for field in type(instance)._meta.concrete_fields
+    }
+
+
+@pytest.fixture
+def seated(championship):
+    """A running heat with a seated entry whose result has every kind of value set."""
+    category = championship.categories.get(kind="individual")
+    round_ = category.rounds.get()
+    started = timezone.now() - timedelta(minutes=30)
+    Round.objects.filter(pk=round_.pk).update(
+        state=Round.State.RUNNING,
+        corrections=[{"at": started.isoformat(), "entry": 1, "reason": "Tæl igjen – «ok»"}],
+    )
+    heat = factories.heat(round_, started_at=started)
+    entry = factories.entry(category, name="Åse Ødegård", publish_consent=True)
+    seat = Seat.objects.create(
+        heat=heat, table=factories.table(championship, number=7), entry=entry, position=2
+    )
+    Result.objects.create(
+        round=round_,
+        heat=heat,
+        entry=entry,
+        status="finished",
+        time_ms=1_234_000,
+        incorrect=True,
+        confirmed_at=started + timedelta(minutes=21),
+        official=True,
+        qualified=True,
+    )
+    return seat
+
+
+@pytest.mark.parametrize("model", [Championship, Category, Round, Heat, Seat, Entry, Result])
+def test_a_written_out_read_gives_the_instance_the_orm_gives(seated, model):
+    expected = model.objects.order_by("pk").first()
+    found = sql.get(model, "t.id = %s", [expected.pk])
+    assert fields(found) == fields(expected)
+    assert type(found) is model and not found._state.adding
+    # Booleans are booleans and date-times aware, on SQLite as on PostgreSQL.
+    for name, value in fields(expected).items():
+        assert type(getattr(found, name)) is type(value), name
+    assert sql.get(model, "t.id = %s", [-1]) is None
+
+
+def test_a_capture_finds_its_round_and_entry_in_one_query(
+    seated, django_assert_num_queries, championship
+):
+    key, ref = seated.round.key, seated.entry.ref
+    with django_assert_num_queries(1):
+        round_, entry = selectors.capture_target(championship, key, "nobody")
+    assert (round_.pk, entry) == (seated.round_id, None)
+    assert round_.corrections[0]["reason"] == "Tæl igjen – «ok»"
+    with django_assert_num_queries(1):
+        round_, entry = selectors.capture_target(championship, key, ref)
+    assert fields(entry) == fields(Entry.objects.get(pk=seated.entry_id))
+    assert fields(round_.category) == fields(Category.objects.get(pk=round_.category_id))
+    with django_assert_num_queries(0):
+        assert round_.category.championship.slug == championship.slug
+    assert selectors.capture_target(championship, "no-such-round", ref) == (None, None)
