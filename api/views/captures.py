@@ -24,13 +24,14 @@ from api.views.base import (
     PublicApiView,
     championship_or_404,
 )
+from championship import sql
 from championship.l10n import format_duration, parse_duration
 from championship.middleware import activate
-from championship.models import Championship, Round
+from championship.models import Championship
 from championship.rules import timing
 from judging import capture_kinds
+from judging import selectors as judging_selectors
 from judging import services as judging_services
-from registration.models import Entry
 
 
 def capture_body(recorded) -> dict:
@@ -65,9 +66,8 @@ class CaptureView(ApiView):
         # Before authentication and permissions, so that every answer to the judge's phone
         # (a refusal, a 403) speaks the table page's language: the championship's, unless
         # the judge chose one with the language switcher.
-        championship = (
-            Championship.objects.filter(slug=kwargs.get("championship_slug")).order_by().first()
-        )
+        slug = kwargs.get("championship_slug")
+        championship = sql.get(Championship, "t.slug = %s", [slug]) if slug else None
         if championship is not None:
             activate(request, championship)
         self.championship = championship  # read once for the whole request
@@ -113,22 +113,11 @@ class CaptureView(ApiView):
         data = inputs.CaptureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        # Unordered: the models' default orders would join tables for nothing. The capture
-        # reads the category's pieces, time limit and kind.
-        round_ = (
-            Round.objects.filter(championship=championship, key=values["round"])
-            .select_related("category")
-            .order_by()
-            .first()
+        round_, entry = judging_selectors.capture_target(
+            championship, values["round"], values["entry"]
         )
         if round_ is None:
             raise DRFValidationError({"round": [_("Unknown round.")]})
-        round_.championship = championship
-        entry = (
-            Entry.objects.filter(category=round_.category_id, ref=values["entry"])
-            .order_by()
-            .first()
-        )
         if entry is None:
             raise DRFValidationError({"entry": [_("Unknown entry in this round's category.")]})
         time_ms = parse_duration(values["time"]) if values["time"] else None
