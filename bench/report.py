@@ -233,10 +233,16 @@ def targets(report: dict) -> list[dict]:
     screen = report["screen"]
     return [
         {
-            "what": "capture alone, median (one judge, nothing else running)",
-            "value": f"{alone['p50_ms']:.1f} ms",
+            "what": (
+                "capture alone, the server's time, median (one judge, nothing else running; "
+                "gunicorn's request time)"
+            ),
+            "value": (
+                f"{alone['server_ms']['p50_ms']:.1f} ms (p90 {alone['server_ms']['p90_ms']:.1f}; "
+                f"the judge's round trip {alone['p50_ms']:.1f} ms)"
+            ),
             "target": "≤ 10 ms",
-            "met": alone["p50_ms"] <= 10,
+            "met": alone["server_ms"]["p50_ms"] <= 10,
         },
         {
             "what": screen["name"] + ", median",

@@ -18,8 +18,10 @@ What it does, all on 127.0.0.1, and undone at the end even on failure:
 4. measures with wrk: a static file, ``/health/`` (the minimal Django view),
    unchanged polls (304) and changed polls (200, the 180-row fragment of one heat,
    cache warm), the API's unchanged poll; the cold render of one version; then
-   judge captures (finish taps of distinct entries, fresh UUIDs), first alone,
-   then paced and in a closed loop while 200 spectators poll; every spectator's
+   judge captures (finish taps of distinct entries, fresh UUIDs), first alone
+   (on a gunicorn of one worker and one thread, whose access log gives the
+   server's time of each), then paced and in a closed loop while 200
+   spectators poll; every spectator's
    request asks for gzip (``Accept-Encoding``), as browsers do;
 5. the day (``day.py``): a championship of its own, ``day-bench`` (one round of
    four heats of 150 running), loaded next to the first; 20 judges finish and
@@ -48,6 +50,7 @@ import math
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -107,6 +110,7 @@ def measure(
     redis,
     proxy: Proxy,
     judges_port: int | None = None,
+    capture_server: AppServer | None = None,
 ) -> dict:
     base = f"http://127.0.0.1:{port}"
     through_proxy = f"http://127.0.0.1:{proxy.port}"
@@ -204,8 +208,12 @@ def measure(
 
     judge = Judge(port, token, pending, timeout=args.capture_timeout)
     load["before captures"] = loadavg()
-    captures = [captures_sequential(judge, args.alone, args.alone_seconds)]
+    judge.port = capture_server.port
+    captures = [captures_sequential(judge, args.alone, args.alone_seconds, warm=CAPTURES_TO_WARM)]
+    judge.port = port
+    captures[-1]["server_ms"] = server_times(capture_server, judge.path, CAPTURES_TO_WARM)
     say(captures[-1])
+    log(f"captures alone, the server's time: {captures[-1]['server_ms']}")
     screen_path = f"/{SLUG}/screen/{polled_round}/"
     screen = screen_latency(judge, screen_path, polled_round, args.screen_samples, args.screen_poll)
     log(f"{screen['name']}: p50 {screen['p50_ms']:.0f} ms, max {screen['max_ms']:.0f} ms")
@@ -364,9 +372,34 @@ def check_stored(database: Database, attempted: int, acknowledged: int) -> dict:
 
 
 VERSION_SAMPLES = 7
+# gunicorn's access log of the captures alone: the request's time in microseconds
+# (from the request read to the answer sent), its method, path and status.
+SERVER_TIME_FORMAT = "%(D)s %(m)s %(U)s %(s)s"
+# The first captures of the captures' server, left out of its figures: its database
+# connection is opened, its first queries are prepared.
+CAPTURES_TO_WARM = 3
 
 
-def app_server(args, env: dict, workdir, workers: int, cleanup) -> AppServer:
+def server_times(server: AppServer, path: str, warm: int) -> dict:
+    """Return the median and p90 of the server's time (ms) of the stored captures after ``warm``."""
+    times = []
+    for line in server.access_lines():
+        micros, method, url, status = line.split()
+        if method == "POST" and url == path and status == "201":
+            times.append(int(micros) / 1000)
+    times = times[warm:]
+    if not times:
+        raise BenchError(f"no capture in the access log of {server.access_logfile}")
+    return {
+        "p50_ms": statistics.median(times),
+        "p90_ms": sorted(times)[int(0.9 * (len(times) - 1))],
+        "count": len(times),
+    }
+
+
+def app_server(
+    args, env: dict, workdir, workers: int, cleanup, *, threads: int | None = None, access_log=None
+) -> AppServer:
     """Start gunicorn as the options say with ``workers`` workers; stop it with ``cleanup``."""
     server = AppServer(
         env,
@@ -374,11 +407,12 @@ def app_server(args, env: dict, workdir, workers: int, cleanup) -> AppServer:
         wsgi=args.wsgi,
         workers=workers,
         worker_class=args.worker_class,
-        threads=args.threads,
+        threads=threads or args.threads,
         keep_alive=args.keep_alive,
         backlog=2048,
         timeout=60,
         log_level="warning",
+        access_log=access_log,
     )
     cleanup.callback(server.stop)
     return server.wait_ready()
@@ -508,10 +542,16 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     server = app_server(args, env, workdir, args.workers, cleanup)
     port = server.port
     log(f"gunicorn on port {port}: {' '.join(server.command[1:])}")
-    judges_port = None
+    judges_port = capture_server = None
     if args.judges_workers and not args.only_day:
         # The judges' own app server, for the crowd phase: does keeping them apart help?
         judges_port = app_server(args, env, workdir, args.judges_workers, cleanup).port
+    if not args.only_day:
+        # The captures alone, on a server of one worker and one thread that logs each
+        # request's time: the server's time, apart from the judge's round trip.
+        capture_server = app_server(
+            args, env, workdir, 1, cleanup, threads=1, access_log=SERVER_TIME_FORMAT
+        )
     proxy = Proxy(port, workdir, static_root=ROOT / "staticfiles")
     cleanup.callback(proxy.stop)
     proxy.wait_ready()
@@ -543,7 +583,18 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
         )
         report["round_size"] = len(HEATS) * PER_HEAT if args.layout == "heats" else PER_HEAT
         report.update(
-            measure(args, wrk, port, loaded.token, pending, fragment, redis, proxy, judges_port)
+            measure(
+                args,
+                wrk,
+                port,
+                loaded.token,
+                pending,
+                fragment,
+                redis,
+                proxy,
+                judges_port,
+                capture_server,
+            )
         )
         # The screen's captures are stored too.
         acknowledged = sum(c["stored"] for c in report["captures"]) + report["screen"]["stored"]

@@ -138,10 +138,13 @@ class AppServer:
         timeout: int = 60,
         graceful_timeout: int | None = None,
         log_level: str | None = None,
+        access_log: str | None = None,
     ):
         self.port = free_port()
         self.workers_wanted = workers
         self.logfile = Path(logdir) / f"gunicorn-{self.port}.log"
+        # gunicorn's access log, in the format ``access_log``, when one is asked for.
+        self.access_logfile = Path(logdir) / f"access-{self.port}.log" if access_log else None
         options = {
             "--bind": f"{HOST}:{self.port}",
             "--workers": workers,
@@ -152,6 +155,8 @@ class AppServer:
             "--timeout": timeout,
             "--graceful-timeout": graceful_timeout,
             "--log-level": log_level,
+            "--access-logfile": self.access_logfile,
+            "--access-logformat": access_log,
         }
         self.command = [str(GUNICORN), wsgi]
         for option, value in options.items():
@@ -205,6 +210,12 @@ class AppServer:
                 if int(fields[1]) == self.pid and fields[0] != "Z":
                     children.append(int(entry))
         return sorted(children)
+
+    def access_lines(self) -> list[str]:
+        """Return the lines of the access log so far (``access_log``)."""
+        if self.access_logfile is None or not self.access_logfile.exists():
+            return []
+        return self.access_logfile.read_text(errors="replace").splitlines()
 
     def log_tail(self, size: int = 4000) -> str:
         self._log.flush()
