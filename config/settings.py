@@ -186,7 +186,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL  # noqa: F821 - set by email_config just above
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],

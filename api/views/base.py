@@ -10,11 +10,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.views import APIView
 
 from api import exceptions, serializers
+from api.authentication import TokenAuthentication
 from championship.models import Championship
 from interchange.format import SLUG as SLUG_PATTERN
 
