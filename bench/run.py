@@ -371,7 +371,7 @@ def check_stored(database: Database, attempted: int, acknowledged: int) -> dict:
     }
 
 
-VERSION_SAMPLES = 7
+VERSION_SAMPLES = 15
 # gunicorn's access log of the captures alone: the request's time in microseconds
 # (from the request read to the answer sent), its method, path and status.
 SERVER_TIME_FORMAT = "%(D)s %(m)s %(U)s %(s)s"

@@ -75,3 +75,11 @@ def get(model: type[Model], where: str, params: list) -> Model | None:
         cursor.execute(query, params)
         row = cursor.fetchone()
     return None if row is None else instance(model, row)
+
+
+def many(model: type[Model], where: str, params: list) -> list[Model]:
+    """Return the ``model`` instances whose rows (table alias ``t``) meet ``where``, in order."""
+    query = f"SELECT {select_list(model, 't')} FROM {table(model)} t WHERE {where}"
+    with connection.cursor() as cursor:
+        cursor.execute(query, params)
+        return [instance(model, row) for row in cursor.fetchall()]

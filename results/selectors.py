@@ -11,7 +11,7 @@ from django.db.models import Prefetch
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
-from championship import bounds
+from championship import bounds, sql
 from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat, Table
 from registration.models import Entry, EntryMember, Person, Puzzler, name_may_be_published
@@ -150,6 +150,11 @@ def _rows_sql(heat: bool) -> tuple[str, str]:
         " ORDER BY m.entry_id, m.position"
     ).format(**names)
     return rows, members
+
+
+def heats_of(round_: Round) -> list[Heat]:
+    """Return the round's heats in their order: written out, as every new version reads them."""
+    return sql.many(Heat, 't.round_id = %s ORDER BY t."order", t.key', [round_.pk])
 
 
 def public_rows(round_: Round, heat: str | None = None) -> list[dict]:

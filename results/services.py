@@ -8,6 +8,7 @@ import threading
 from django.db import connection, transaction
 from django.db.models import F, Prefetch, Q
 
+from championship import sql
 from championship.models import Round, Seat
 from championship.rules import advancement, eligibility, ranking, timing
 from registration.models import Entry, Person
@@ -275,8 +276,12 @@ def standings_ensure(round_: Round) -> bool:
         return False
     with transaction.atomic():
         ranked_version = _lock_ranked_version(round_.pk)
-        # Read after the lock: another ranking may have just done the work.
-        locked = Round.objects.select_related("category__championship").get(pk=round_.pk)
+        # Read after the lock: another ranking may have just done the work. Its category
+        # and championship are those read with ``round_`` for the request.
+        locked = sql.get(Round, "t.id = %s", [round_.pk])
+        if locked is None:
+            raise Round.DoesNotExist
+        locked.category = round_.category
         version = locked.version
         if ranked_version >= version:
             return False

@@ -110,7 +110,7 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
     heat = heat_asked(request)
     # The rows name a heat by its key; people read its label ("Heat A", or its name), in
     # the language the template renders it in (the printed list: the championship's).
-    by_key = {item.key: item for item in round_.heats.all()}
+    by_key = {item.key: item for item in selectors.heats_of(round_)}
     if heat and heat not in by_key:
         raise no_such_heat()
     standings = selectors.round_standings(round_, heat or None)

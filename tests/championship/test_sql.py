@@ -78,3 +78,15 @@ def test_a_capture_finds_its_round_and_entry_in_one_query(
     with django_assert_num_queries(0):
         assert round_.category.championship.slug == championship.slug
     assert selectors.capture_target(championship, "no-such-round", ref) == (None, None)
+
+
+def test_a_rounds_heats_are_read_in_their_order(championship, django_assert_num_queries):
+    from results import selectors as results_selectors
+
+    round_ = championship.categories.get(kind="individual").rounds.get()
+    for key, order in (("c", 1), ("b", 2), ("a", 2)):
+        factories.heat(round_, key=key, order=order)
+    with django_assert_num_queries(1):
+        heats = results_selectors.heats_of(round_)
+    assert [heat.key for heat in heats] == ["c", "a", "b"]
+    assert [fields(heat) for heat in heats] == [fields(heat) for heat in round_.heats.all()]
