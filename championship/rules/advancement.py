@@ -67,12 +67,19 @@ class Advance:
 
 
 def _best(candidates: Sequence[Standing], count: int) -> list[Standing]:
-    """Return the ``count`` best of ``candidates`` (in order) and all tied with the last."""
+    """Return the ``count`` best of ``candidates`` (in order) and all tied with the last.
+
+    In standing order the entries tied with the last come right after it: the
+    rest of a round of 1,600 is not looked at.
+    """
     if count <= 0 or not candidates:
         return []
     chosen = list(candidates[:count])
     last = rank_key(chosen[-1].outcome)
-    chosen += [s for s in candidates[count:] if rank_key(s.outcome) == last]
+    for standing in candidates[count:]:
+        if rank_key(standing.outcome) != last:
+            break
+        chosen.append(standing)
     return chosen
 
 
