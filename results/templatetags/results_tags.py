@@ -1,4 +1,5 @@
 from django import template
+from django.utils.translation import get_language
 
 from results import row_cells
 
@@ -16,10 +17,19 @@ def duration(seconds) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-@register.simple_tag
-def table_rows(rows: list[dict], decided, show_official) -> str:
-    """Render a results table's rows (``results.row_cells.table_rows``)."""
-    return row_cells.table_rows(rows, decided=decided, show_official=show_official)
+@register.simple_tag(takes_context=True)
+def table_rows(context, rows: list[dict], decided, show_official) -> str:
+    """Render a results table's rows (``results.row_cells.table_rows``).
+
+    The live table and its printed copy show the same rows: in the page's
+    language (the printed copy's is the championship's) they are written once.
+    """
+    # Kept on the context of the render: each partial gets a render context of its own.
+    written = context.__dict__.setdefault("_table_rows_written", {})
+    key = (id(rows), bool(decided), bool(show_official), get_language())
+    if key not in written:
+        written[key] = row_cells.table_rows(rows, decided=decided, show_official=show_official)
+    return written[key]
 
 
 @register.simple_tag

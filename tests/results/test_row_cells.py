@@ -172,3 +172,29 @@ def test_the_live_fragment_shows_a_change_after_its_rows_were_kept(client: Clien
     after = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert "40:00" not in after.split("results-print")[0]
     assert 'class="outcome-dns' in after
+
+
+def test_the_printed_copy_reuses_the_live_rows_in_the_championships_language(
+    client, pairs_round, monkeypatch
+):
+    written = []
+    original = row_cells.table_rows
+
+    def counting(rows, **kwargs):
+        written.append(translation.get_language())
+        return original(rows, **kwargs)
+
+    monkeypatch.setattr(row_cells, "table_rows", counting)
+    language = pairs_round.category.championship.language
+    path = f"/{pairs_round.category.championship.slug}/results/{pairs_round.key}/"
+    page = client.get(path, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200
+    # Once for the live table and its printed copy alike, both in the same language.
+    assert written == [language]
+    assert page.content.decode().count("Nord &amp; Sør") == 2
+    written.clear()
+    other = "sv" if language != "sv" else "da"
+    client.cookies["django_language"] = other
+    page = client.get(path, HTTP_HX_REQUEST="true")
+    assert page.status_code == 200
+    assert written == [other, language]
