@@ -187,14 +187,37 @@ def _derived(result: Result) -> tuple:
     return tuple(getattr(result, name) for name in DERIVED_FIELDS)
 
 
-def lock_ranking(round_id: int) -> RoundRanking:
+def lock_ranking(round_id: int) -> int:
     """Lock (creating it if need be) the row that serialises the rankings of a round.
 
-    Whoever holds the round's row as well takes this one after it (see
-    ``round_lock``).
+    Return the version of the round it last ranked. Whoever holds the round's
+    row as well takes this one after it (see ``round_lock``).
     """
-    RoundRanking.objects.bulk_create([RoundRanking(round_id=round_id)], ignore_conflicts=True)
-    return RoundRanking.objects.select_for_update().get(round_id=round_id)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    query = "SELECT version FROM {ranking} WHERE round_id = %s" + lock
+    found = _ranking_sql(query, [round_id])
+    if found is None:
+        RoundRanking.objects.bulk_create([RoundRanking(round_id=round_id)], ignore_conflicts=True)
+        found = _ranking_sql(query, [round_id])
+    return found[0]
+
+
+def _mark_ranked(round_id: int, version: int) -> None:
+    """Record that a round's stored places reflect its ``version`` (under ``lock_ranking``)."""
+    _ranking_sql("UPDATE {ranking} SET version = %s WHERE round_id = %s", [version, round_id])
+
+
+def _ranking_sql(query: str, params: list) -> tuple | None:
+    """Run ``query`` on the rounds' ``{round}`` and rankings' ``{ranking}`` tables; return a row.
+
+    The ranking's own queries are written out, as ``POLL_STATE`` is: building them
+    with the ORM costs more than running them, for every new version of a round.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            query.format(round=sql.table(Round), ranking=sql.table(RoundRanking)), params
+        )
+        return cursor.fetchone() if cursor.description else None
 
 
 def round_lock(round_: Round) -> Round:
@@ -248,15 +271,15 @@ def standings_recompute(*, round_: Round) -> list[Result]:
         .select_related("category__championship")
         .get(pk=round_.pk)
     )
-    ranking_row = lock_ranking(round_.pk)
+    lock_ranking(round_.pk)
     results = results_for_ranking(round_)
     before = {result.pk: _derived(result) for result in results}
     ranked = standings_compute(round_, results)
     _store(ranked, before, DERIVED_FIELDS)
     # The round's row is locked: its version read above is still the current one.
-    ranking_row.version = round_.version + 1
-    Round.objects.filter(pk=round_.pk).update(version=ranking_row.version)
-    ranking_row.save(update_fields=["version"])
+    version = round_.version + 1
+    Round.objects.filter(pk=round_.pk).update(version=version)
+    _mark_ranked(round_.pk, version)
     return ranked
 
 
@@ -275,7 +298,7 @@ def standings_ensure(round_: Round) -> bool:
     if _ranked(round_.pk):
         return False
     with transaction.atomic():
-        ranked_version = _lock_ranked_version(round_.pk)
+        ranked_version = lock_ranking(round_.pk)
         # Read after the lock: another ranking may have just done the work. Its category
         # and championship are those read with ``round_`` for the request.
         locked = sql.get(Round, "t.id = %s", [round_.pk])
@@ -286,34 +309,8 @@ def standings_ensure(round_: Round) -> bool:
         if ranked_version >= version:
             return False
         _rank_stored(locked)
-        _ranking_sql("UPDATE {ranking} SET version = %s WHERE round_id = %s", [version, locked.pk])
+        _mark_ranked(locked.pk, version)
     return True
-
-
-def _ranking_sql(query: str, params: list) -> tuple | None:
-    """Run ``query`` on the rounds' ``{round}`` and rankings' ``{ranking}`` tables; return a row.
-
-    The ranking's own queries are written out, as ``POLL_STATE`` is: building them
-    with the ORM costs more than running them, for every new version of a round.
-    """
-    quote = connection.ops.quote_name
-    sql = query.format(
-        round=quote(Round._meta.db_table), ranking=quote(RoundRanking._meta.db_table)
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone() if cursor.description else None
-
-
-def _lock_ranked_version(round_id: int) -> int:
-    """Lock the row of a round's ranking (``lock_ranking``); return the version it ranked."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    query = "SELECT version FROM {ranking} WHERE round_id = %s" + lock
-    found = _ranking_sql(query, [round_id])
-    if found is None:
-        RoundRanking.objects.bulk_create([RoundRanking(round_id=round_id)], ignore_conflicts=True)
-        found = _ranking_sql(query, [round_id])
-    return found[0]
 
 
 # What ranking the stored outcomes reads of each result (its inputs: the first seven),
@@ -338,10 +335,7 @@ MAX_ROUNDS_KEPT = 32
 
 def _stored_rows(round_id: int) -> list[tuple]:
     """Return the stored outcome and ranking of each of a round's results (``STORED``)."""
-    query = STORED.format(
-        result=connection.ops.quote_name(Result._meta.db_table),
-        entry=connection.ops.quote_name(Entry._meta.db_table),
-    )
+    query = STORED.format(result=sql.table(Result), entry=sql.table(Entry))
     with connection.cursor() as cursor:
         cursor.execute(query, [Entry.Status.WITHDRAWN, round_id])
         return cursor.fetchall()
@@ -419,7 +413,7 @@ def _write_places(changed: list[tuple]) -> None:
             batch_size=500,
         )
         return
-    table = connection.ops.quote_name(Result._meta.db_table)
+    table = sql.table(Result)
     columns = list(zip(*changed, strict=True))
     with connection.cursor() as cursor:
         cursor.execute(
