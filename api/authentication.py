@@ -33,9 +33,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if row is None:
             # DRF's own refusal, in its words and their translations.
             return super().authenticate_credentials(key)
-        tokens = sql.width(token_model)
-        token = sql.instance(token_model, row[:tokens])
-        token.user = sql.instance(user_model, row[tokens:])
+        (token, user), _rest = sql.split(row, token_model, user_model)
+        token.user = user
         if not token.user.is_active:
             return super().authenticate_credentials(key)
         return (token.user, token)

@@ -65,21 +65,38 @@ def table(model: type[Model]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
+def _select(model: type[Model], where: str) -> str:
+    return f"SELECT {select_list(model, 't')} FROM {table(model)} t WHERE {where}"
+
+
 def get(model: type[Model], where: str, params: list) -> Model | None:
     """Return the ``model`` instance whose row (table alias ``t``) meets ``where``, or ``None``.
 
     ``where`` must single out one row at most (a unique key).
     """
-    query = f"SELECT {select_list(model, 't')} FROM {table(model)} t WHERE {where}"
     with connection.cursor() as cursor:
-        cursor.execute(query, params)
+        cursor.execute(_select(model, where), params)
         row = cursor.fetchone()
     return None if row is None else instance(model, row)
 
 
 def many(model: type[Model], where: str, params: list) -> list[Model]:
     """Return the ``model`` instances whose rows (table alias ``t``) meet ``where``, in order."""
-    query = f"SELECT {select_list(model, 't')} FROM {table(model)} t WHERE {where}"
     with connection.cursor() as cursor:
-        cursor.execute(query, params)
+        cursor.execute(_select(model, where), params)
         return [instance(model, row) for row in cursor.fetchall()]
+
+
+def split(row, *models: type[Model]) -> tuple[list[Model | None], tuple]:
+    """Return the instances of ``models`` in ``row`` (their ``select_list`` parts, in turn).
+
+    A model whose primary key is null (a left join that found nothing) gives
+    ``None``. The columns after theirs come back as they are.
+    """
+    instances, start = [], 0
+    for model in models:
+        values = row[start : start + width(model)]
+        pk = [field.attname for field in model._meta.concrete_fields].index(model._meta.pk.attname)
+        instances.append(None if values[pk] is None else instance(model, values))
+        start += width(model)
+    return instances, tuple(row[start:])

@@ -377,11 +377,7 @@ def capture_target(
         row = cursor.fetchone()
     if row is None:
         return None, None
-    rounds, categories = sql.width(Round), sql.width(Category)
-    round_ = sql.instance(Round, row[:rounds])
-    round_.championship = championship
-    round_.category = sql.instance(Category, row[rounds : rounds + categories])
-    round_.category.championship = championship
-    entry_values = row[rounds + categories :]
-    entry = sql.instance(Entry, entry_values) if entry_values[0] is not None else None
+    (round_, category, entry), _rest = sql.split(row, Round, Category, Entry)
+    round_.category = category
+    round_.championship = category.championship = championship
     return round_, entry

@@ -189,19 +189,16 @@ class UnderLock:
 
 
 def _under_lock_sql() -> str:
-    names = {
-        model: connection.ops.quote_name(model._meta.db_table)
-        for model in (Seat, Heat, Result, Capture)
-    }
+    captures = sql.table(Capture)
     return (
         f"SELECT {sql.select_list(Seat, 's')}, {sql.select_list(Heat, 'h')},"
         f" {sql.select_list(Result, 'r')},"
-        f" (SELECT c.id FROM {names[Capture]} c WHERE c.client_id = %s),"
-        f" EXISTS (SELECT 1 FROM {names[Capture]} c"
+        f" (SELECT c.id FROM {captures} c WHERE c.client_id = %s),"
+        f" EXISTS (SELECT 1 FROM {captures} c"
         " WHERE c.round_id = s.round_id AND c.entry_id = s.entry_id)"
-        f" FROM {names[Seat]} s JOIN {names[Heat]} h ON h.id = s.heat_id"
+        f" FROM {sql.table(Seat)} s JOIN {sql.table(Heat)} h ON h.id = s.heat_id"
         # An entry has one result in a round.
-        f" LEFT JOIN {names[Result]} r ON r.round_id = s.round_id AND r.entry_id = s.entry_id"
+        f" LEFT JOIN {sql.table(Result)} r ON r.round_id = s.round_id AND r.entry_id = s.entry_id"
         " WHERE s.round_id = %s AND s.entry_id = %s"
     )
 
@@ -221,12 +218,8 @@ def _under_lock(round_: Round, entry: Entry, client_id) -> UnderLock | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    seats, heats, results = sql.width(Seat), sql.width(Heat), sql.width(Result)
-    seat = sql.instance(Seat, row[:seats])
-    seat.heat = sql.instance(Heat, row[seats : seats + heats])
-    result_values = row[seats + heats : seats + heats + results]
-    result = sql.instance(Result, result_values) if result_values[0] is not None else None
-    earlier, captured = row[seats + heats + results :]
+    (seat, heat, result), (earlier, captured) = sql.split(row, Seat, Heat, Result)
+    seat.heat = heat
     return UnderLock(seat=seat, result=result, earlier=earlier, captured=bool(captured))
 
 
@@ -382,11 +375,11 @@ def _lock_and_move_on(round_: Round) -> Round:
     reads its kind, pieces and time limit, and the last two stay as they are once
     a heat has started (``control.editing``).
     """
-    table = connection.ops.quote_name(Round._meta.db_table)
     # A raw query of the model: each column comes through its field's conversion.
     found = list(
         Round.objects.raw(
-            f"UPDATE {table} SET version = version + 1, captures_version = captures_version + 1"
+            f"UPDATE {sql.table(Round)}"
+            " SET version = version + 1, captures_version = captures_version + 1"
             " WHERE id = %s RETURNING *",
             [round_.pk],
         )

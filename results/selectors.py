@@ -106,16 +106,15 @@ ROW_COLUMNS = (
 
 def _tables() -> dict[str, str]:
     """Return the quoted table names the public rows' queries read."""
-    quote = connection.ops.quote_name
     return {
-        "result": quote(Result._meta.db_table),
-        "entry": quote(Entry._meta.db_table),
-        "heat": quote(Heat._meta.db_table),
-        "seat": quote(Seat._meta.db_table),
-        "table": quote(Table._meta.db_table),
-        "member": quote(EntryMember._meta.db_table),
-        "person": quote(Person._meta.db_table),
-        "puzzler": quote(Puzzler._meta.db_table),
+        "result": sql.table(Result),
+        "entry": sql.table(Entry),
+        "heat": sql.table(Heat),
+        "seat": sql.table(Seat),
+        "table": sql.table(Table),
+        "member": sql.table(EntryMember),
+        "person": sql.table(Person),
+        "puzzler": sql.table(Puzzler),
     }
 
 
