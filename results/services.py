@@ -135,7 +135,9 @@ def rank_outcomes(round_: Round, rows: list[ranking.Ranked], withdrawn: set) -> 
     not qualified).
     """
     rules = round_.category.championship.rules
-    standings = ranking.rank(row for row in rows if row.entry not in withdrawn)
+    standings = ranking.rank(
+        [row for row in rows if row.entry not in withdrawn] if withdrawn else rows
+    )
     # Prizes are given once time is up in the final (rogaland: "right after time is up").
     if round_.stage == Round.Stage.FINAL and round_.state in (
         Round.State.CLOSED,
@@ -161,9 +163,10 @@ def rank_outcomes(round_: Round, rows: list[ranking.Ranked], withdrawn: set) -> 
         )
         for standing in standings
     }
-    for row in rows:
-        if row.entry in withdrawn:
-            placed[row.entry] = (None, None, False, None)
+    if withdrawn:
+        for row in rows:
+            if row.entry in withdrawn:
+                placed[row.entry] = (None, None, False, None)
     return placed
 
 
@@ -380,22 +383,15 @@ def _rank_stored(round_: Round) -> None:
     rows = _ranking_rows(round_.pk, stored)
     withdrawn = {values[0] for values in stored if values[INPUTS]}
     placed = rank_outcomes(round_, rows, withdrawn)
+    # A stored row ends with its (place, official place, qualified, prize): compared as the
+    # ranking gives them (SQLite's 0 and 1 are equal to False and True).
     changed = [
         (values[0], *placed[values[0]])
         for values in stored
-        if _ranking_of(values) != placed[values[0]]
+        if values[INPUTS + 1 :] != placed[values[0]]
     ]
     if changed:
         _write_places(changed)
-
-
-def _ranking_of(values: tuple) -> tuple:
-    """Return a stored row's (place, official place, qualified, prize), as the ranking gives them.
-
-    SQLite gives a boolean as 0 or 1.
-    """
-    place, official_place, qualified, prize = values[INPUTS + 1 :]
-    return (place, official_place, bool(qualified), prize)
 
 
 def _write_places(changed: list[tuple]) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from operator import itemgetter
+from operator import attrgetter
 from typing import NamedTuple
 
 from championship.rules.timing import COMPLETED, DNS, DSQ, INVALID, PENDING, UNFINISHED, Outcome
@@ -79,13 +79,18 @@ def rank(rows: Iterable[Ranked]) -> list[Standing]:
     way over the official rows alone. One pass, since this runs for every new
     version of a round of 1,600 entries.
     """
-    keyed = sorted(((row.key, row) for row in rows), key=itemgetter(0))
+    # Sorting is stable: rows with equal keys keep their order.
+    keyed = sorted(rows, key=attrgetter("key"))
     standings = []
+    append = standings.append
+    # A standing made as a tuple is, without the named tuple's own constructor.
+    new = tuple.__new__
     index = official_index = 0
     place = official_place = None
     last = last_official = None
-    for key, row in keyed:
+    for row in keyed:
         if row.outcome.kind in RANKED:
+            key = row.key
             index += 1
             if key != last:
                 place, last = index, key
@@ -93,10 +98,19 @@ def rank(rows: Iterable[Ranked]) -> list[Standing]:
                 official_index += 1
                 if key != last_official:
                     official_place, last_official = official_index, key
-            at, at_official = place, official_place if row.official else None
+                at_official = official_place
+            else:
+                at_official = None
+            append(
+                new(
+                    Standing,
+                    (row.entry, row.outcome, row.official, row.heat, place, at_official, None),
+                )
+            )
         else:
-            at = at_official = None
-        standings.append(Standing(row.entry, row.outcome, row.official, row.heat, at, at_official))
+            append(
+                new(Standing, (row.entry, row.outcome, row.official, row.heat, None, None, None))
+            )
     return standings
 
 
