@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import time
 from datetime import date
+from functools import partial
 
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import Prefetch
 from django.db.models.functions import Coalesce
-from django.urls import reverse
 
 from championship import bounds, sql
 from championship.l10n import format_duration
-from championship.models import Heat, Round, Seat, Table
-from registration.models import Entry, EntryMember, Person, Puzzler, name_may_be_published
+from championship.models import Heat, Round, Seat
+from registration.models import Person
 from results.models import Result
-from results.services import SHOWN_FIELDS, entry_is_official, standings_ensure
+from results.public_rows import pace, public_rows, rows_json
+from results.services import entry_is_official, standings_ensure
 
 
 def result_fields(result: Result) -> dict:
@@ -67,13 +67,6 @@ def pieces_per_minute(pieces: int, result: Result) -> float | None:
     return pace(pieces, result.outcome, result.final_seconds)
 
 
-def pace(pieces: int, outcome: str, final_seconds: int | None) -> float | None:
-    """Return ``pieces_per_minute`` of an outcome and final time read as plain values."""
-    if outcome != Result.Outcome.COMPLETED or not final_seconds:
-        return None
-    return round(pieces * 60 / final_seconds, 1)
-
-
 def people(entry) -> list[dict]:
     """Return the entry's members who consented to publication, with their puzzler's page.
 
@@ -85,143 +78,9 @@ def people(entry) -> list[dict]:
     ]
 
 
-# What a public row reads of each result, with its entry, heat and table: the names of
-# ``_public_row_of``'s values, in the order of ``_rows_sql``'s columns.
-ROW_COLUMNS = (
-    "pk",
-    "entry_id",
-    "entry__ref",
-    "entry__name",
-    "entry__publish_consent",
-    "heat__key",
-    *SHOWN_FIELDS,
-    "place",
-    "official_place",
-    "official",
-    "qualified",
-    "prize",
-    "table_number",
-)
-
-
-def _tables() -> dict[str, str]:
-    """Return the quoted table names the public rows' queries read."""
-    return {
-        "result": sql.table(Result),
-        "entry": sql.table(Entry),
-        "heat": sql.table(Heat),
-        "seat": sql.table(Seat),
-        "table": sql.table(Table),
-        "member": sql.table(EntryMember),
-        "person": sql.table(Person),
-        "puzzler": sql.table(Puzzler),
-    }
-
-
-def _rows_sql(heat: bool) -> tuple[str, str]:
-    """Return the queries of a round's (or a heat's) public rows and of their entries' members.
-
-    Written out: building them with the ORM costs as much CPU as running them,
-    and they run for every new version of a busy heat's standings. The results
-    come in the model's order but for places still to come (``public_rows`` puts
-    those last, whatever the database does with nulls).
-    """
-    names = _tables()
-    in_heat = " AND h.key = %s" if heat else ""
-    shown = ", ".join(f"r.{connection.ops.quote_name(name)}" for name in SHOWN_FIELDS)
-    rows = (
-        f"SELECT r.id, r.entry_id, e.ref, e.name, e.publish_consent, h.key, {shown},"
-        " r.place, r.official_place, r.official, r.qualified, r.prize, t.number"
-        " FROM {result} r JOIN {entry} e ON e.id = r.entry_id"
-        " JOIN {heat} h ON h.id = r.heat_id"
-        # An entry has one seat in a round.
-        " LEFT JOIN {seat} s ON s.round_id = r.round_id AND s.entry_id = r.entry_id"
-        " LEFT JOIN {table} t ON t.id = s.table_id"
-        f" WHERE r.round_id = %s{in_heat}"
-        " ORDER BY r.place, r.official_place, e.registered_at, e.id"
-    ).format(**names)
-    members = (
-        "SELECT m.entry_id, p.name, p.publish_consent, z.ref"
-        " FROM {member} m JOIN {person} p ON p.id = m.person_id"
-        " LEFT JOIN {puzzler} z ON z.id = p.puzzler_id"
-        " WHERE m.entry_id IN (SELECT r.entry_id FROM {result} r JOIN {heat} h ON h.id = r.heat_id"
-        f" WHERE r.round_id = %s{in_heat})"
-        " ORDER BY m.entry_id, m.position"
-    ).format(**names)
-    return rows, members
-
-
 def heats_of(round_: Round) -> list[Heat]:
     """Return the round's heats in their order: written out, as every new version reads them."""
     return sql.many(Heat, 't.round_id = %s ORDER BY t."order", t.key', [round_.pk])
-
-
-def public_rows(round_: Round, heat: str | None = None) -> list[dict]:
-    """Return a round's (or one heat's) results as the public sees them, in standing order.
-
-    Names only with consent to publication, which is each member's: the members
-    list names those who consented; the entry's own name (often made of its
-    members' names) only when all did (``Entry.name_published``). Read as plain
-    values in two queries (results with their entries, heats and tables; their
-    members) rather than as model instances: a new version of a round's standings
-    is read after every capture of a busy heat.
-    """
-    rows_sql, members_sql = _rows_sql(bool(heat))
-    params = [round_.pk, heat] if heat else [round_.pk]
-    page = reverse("puzzler", kwargs={"ref": "REF"})
-    before, _ref, after = page.partition("REF")
-    members: dict[int, list] = {}
-    with connection.cursor() as cursor:
-        cursor.execute(rows_sql, params)
-        values = [dict(zip(ROW_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
-        cursor.execute(members_sql, params)
-        for entry_id, name, consents, puzzler in cursor.fetchall():
-            members.setdefault(entry_id, []).append((name, consents, f"{before}{puzzler}{after}"))
-    pieces = round_.category.pieces
-    rows = [_public_row_of(value, members.get(value["entry_id"], []), pieces) for value in values]
-    return sorted(rows, key=lambda row: (row["place"] is None, row["place"] or 0))
-
-
-def _public_row_of(value: dict, members: list[tuple[str, bool, str]], pieces: int) -> dict:
-    """Return a public row of a result read as values (see ``public_rows``).
-
-    ``pieces`` are the puzzle's, for the pace. The booleans are made so: SQLite
-    gives 0 or 1.
-    """
-    consenting = [(name, url) for name, consents, url in members if consents]
-    published = name_may_be_published(
-        value["entry__publish_consent"], [consents for _n, consents, _u in members]
-    )
-    final_ms = value["final_ms"]
-    final_seconds = None if final_ms is None else final_ms // 1000
-    return {
-        "entry": {
-            "id": value["entry__ref"],
-            "name": value["entry__name"] if published else None,
-            "members": [name for name, _url in consenting],
-            "people": [{"name": name, "url": url} for name, url in consenting],
-        },
-        "heat": value["heat__key"],
-        "table": value["table_number"],
-        "time": format_duration(value["time_ms"]),
-        "missing_found": value["missing_found"],
-        "missing_lost": value["missing_lost"],
-        "adjacent_missing": value["adjacent_missing"],
-        "last_piece_time": format_duration(value["last_piece_ms"]),
-        "pieces_placed": value["pieces_placed"],
-        "incorrect": bool(value["incorrect"]),
-        "status": value["status"],
-        "place": value["place"],
-        "official_place": value["official_place"],
-        "official": bool(value["official"]),
-        "outcome": value["outcome"] or None,
-        "final_seconds": final_seconds,
-        "penalty_seconds": value["penalty_ms"] // 1000,
-        "counted_pieces": value["counted_pieces"],
-        "qualified": bool(value["qualified"]),
-        "prize": value["prize"],
-        "pieces_per_minute": pace(pieces, value["outcome"], final_seconds),
-    }
 
 
 # How long a request waits for another one that is building the same cached value.
@@ -338,29 +197,46 @@ def cached_without_building(key: str, *, lock: str, latest: str, per_second: int
 def round_standings(round_: Round, heat: str | None = None) -> dict:
     """Return the public standings of a round (or of one of its heats), cached per version.
 
-    Places are those of the whole round either way; one heat's rows are read on
-    their own, so a heat's page of a round of 1,600 entries stays cheap. A cached
-    copy is reused until the round's version changes; the first build of a new
-    version ranks the round if captures came in since its last ranking.
+    As ``standings`` gives them; a cached copy is reused until the round's
+    version changes.
     """
     key = f"standings:v3:{round_.pk}:{round_.version}:{heat or ''}"
+    return cached_once(key, partial(standings, round_, heat))
 
-    def build():
-        standings_ensure(round_)
-        return {
-            "round": round_.key,
-            "version": round_.version,
-            "state": round_.state,
-            # Provisional until signed off (control.official); corrected after, with reasons.
-            "official": round_.is_official,
-            "official_at": round_.official_at,
-            "corrections": [
-                {"at": item["at"], "reason": item["reason"]} for item in round_.corrections
-            ],
-            "rows": public_rows(round_, heat),
-        }
 
-    return cached_once(key, build)
+def standings(round_: Round, heat: str | None = None) -> dict:
+    """Return the public standings of a round (or of one of its heats), read afresh.
+
+    Places are those of the whole round either way; one heat's rows are read on
+    their own, so a heat's page of a round of 1,600 entries stays cheap. The
+    round is ranked first if captures came in since its last ranking. What is
+    built once per version (a live page's fragment, the API's answer) reads
+    this rather than ``round_standings``: its rows are made from what this
+    process keeps (``results.public_rows``) faster than a cached copy is read.
+    """
+    standings_ensure(round_)
+    return {**standings_head(round_), "rows": public_rows(round_, heat)}
+
+
+def standings_head(round_: Round) -> dict:
+    """Return what the standings say of the round besides its rows (``standings``)."""
+    return {
+        "round": round_.key,
+        "version": round_.version,
+        "state": round_.state,
+        # Provisional until signed off (control.official); corrected after, with reasons.
+        "official": round_.is_official,
+        "official_at": round_.official_at,
+        "corrections": [
+            {"at": item["at"], "reason": item["reason"]} for item in round_.corrections
+        ],
+    }
+
+
+def standings_rows_json(round_: Round) -> bytes:
+    """Return the JSON text of a whole round's rows (``results.public_rows.rows_json``), ranked."""
+    standings_ensure(round_)
+    return rows_json(round_)
 
 
 def round_for_request(championship_slug: str, round_key: str) -> Round | None:
@@ -410,19 +286,24 @@ def clock_state(round_: Round) -> dict:
     }
 
 
-def round_date(round_: Round) -> date:
+def round_date(round_: Round, heats: list[Heat] | None = None) -> date:
     """Return the day of a round, in the championship's time zone: its first start, else planned.
 
     A round that has neither started nor a planned start is on the championship's date.
+    ``heats`` are the round's, if they have been read already (``heats_of``).
     """
     championship = round_.category.championship
-    first = (
-        round_.heats.exclude(started_at__isnull=True, scheduled_start__isnull=True)
-        .annotate(start=Coalesce("started_at", "scheduled_start"))
-        .order_by("start")
-        .values_list("start", flat=True)
-        .first()
-    )
+    if heats is None:
+        first = (
+            round_.heats.exclude(started_at__isnull=True, scheduled_start__isnull=True)
+            .annotate(start=Coalesce("started_at", "scheduled_start"))
+            .order_by("start")
+            .values_list("start", flat=True)
+            .first()
+        )
+    else:
+        starts = (heat.started_at or heat.scheduled_start for heat in heats)
+        first = min((start for start in starts if start is not None), default=None)
     if first is None:
         return championship.local_date
     # Read past the model, so a start stored near the calendar's end is made safe here.

@@ -113,7 +113,7 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
     by_key = {item.key: item for item in selectors.heats_of(round_)}
     if heat and heat not in by_key:
         raise no_such_heat()
-    standings = selectors.round_standings(round_, heat or None)
+    standings = selectors.standings(round_, heat or None)
     heats = sorted(by_key) if heat else sorted({row["heat"] for row in standings["rows"]})
     # Signed off: the results are official, the page stops polling and "Q" shows.
     official = standings["official"]
@@ -152,7 +152,7 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
         "show_official": unofficial
         or any(row["official_place"] != row["place"] for row in standings["rows"]),
         # Only the printed header needs the round's day: the template calls this when it does.
-        "print_date": partial(selectors.round_date, round_),
+        "print_date": partial(selectors.round_date, round_, list(by_key.values())),
     }
 
 

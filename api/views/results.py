@@ -13,8 +13,22 @@ from api import serializers
 from api.views.base import ROUND, SLUG, TAG, PublicApiView
 from championship.models import Round
 from results.live_poll import Version, etag_matches, not_modified, with_poll_headers
-from results.selectors import cached_once, round_standings
+from results.selectors import cached_once, round_standings, standings_head, standings_rows_json
 from results.views import LIVE_RENDERS_PER_SECOND
+
+
+def standings_json(round_: Round) -> bytes:
+    """Return a round's standings as JSON text: ``round_standings`` as the renderer writes it.
+
+    The rows' text is joined from what this process keeps of each row
+    (``results.public_rows``); the rest is rendered around it.
+    """
+    rows = standings_rows_json(round_)
+    around = JSONRenderer().render({**standings_head(round_), "rows": []})
+    # The rows come last: an empty list, then the object's end.
+    if not around.endswith(b"[]}"):
+        raise ValueError("the standings' rows are not their last field")
+    return around[:-3] + rows + b"}"
 
 
 class RoundResultsView(PublicApiView):
@@ -65,7 +79,7 @@ class RoundResultsView(PublicApiView):
             return with_poll_headers(Response(round_standings(round_)), etag)
 
         def render_it():
-            return Version.of(etag, JSONRenderer().render(round_standings(round_)))
+            return Version.of(etag, standings_json(round_))
 
         # As the results pages' fragments do: while one request builds a new version, the
         # others are answered at once with the version before (its own ETag), and a round

@@ -395,6 +395,9 @@ def test_cached_versions_expire_so_old_ones_do_not_pile_up(
     monkeypatch.setattr(cache, "set", recording_set)
     assert client.get(url(championship, final), HTTP_HX_REQUEST="true").status_code == 200
     assert any(key.startswith("fragment:") for key in stored)
+    # The standings themselves are cached for the pages and downloads that read them.
+    final.refresh_from_db()
+    selectors.round_standings(final)
     assert any(key.startswith("standings:") for key in stored)
     assert all(timeout is not None and 0 < timeout <= 600 for timeout in stored.values()), stored
     assert selectors.VERSION_TTL == 600
