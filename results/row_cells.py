@@ -12,6 +12,7 @@ holds the templates to them).
 from __future__ import annotations
 
 import threading
+from operator import itemgetter
 
 from django.template.loader import get_template
 from django.utils.html import escape
@@ -34,6 +35,9 @@ ROW_KEY = (
     "table",
 )
 ENTRY_KEY = ("name", "members", "people")
+# What ``_key`` reads of each row besides its entry, heat and "qualified", and of each person.
+_OTHER = tuple(name for name in ROW_KEY if name != "qualified")
+_PERSON = itemgetter("name", "url")
 CELL_TEMPLATES = {
     "round": "results/_round_row.html",
     "board": "results/_board_row.html",
@@ -55,13 +59,13 @@ def _key(view: str, row: dict, decided: bool, language: str) -> tuple:
         decided,
         entry.get("name"),
         tuple(entry.get("members") or ()),
-        tuple((person["name"], person["url"]) for person in entry.get("people") or ()),
+        tuple(map(_PERSON, entry.get("people") or ())),
         # The heat's label is its name, or "Heat A" in the language of the key.
         (heat.key, heat.name) if heat is not None else None,
         # A "Q" shows only once qualification is decided: until then a new finisher
         # moving qualifications about renders no row anew.
         bool(decided and row.get("qualified")),
-        *(row.get(name) for name in ROW_KEY if name != "qualified"),
+        *map(row.get, _OTHER),
     )
 
 
