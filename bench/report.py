@@ -239,7 +239,7 @@ def targets(report: dict) -> list[dict]:
             ),
             "value": (
                 f"{alone['server_ms']['p50_ms']:.1f} ms (p90 {alone['server_ms']['p90_ms']:.1f}; "
-                f"the judge's round trip {alone['p50_ms']:.1f} ms)"
+                f"the judge's round trip {alone['p50_ms']:.1f} ms{minimal_views(alone)})"
             ),
             "target": "≤ 10 ms",
             "met": alone["server_ms"]["p50_ms"] <= 10,
@@ -291,17 +291,38 @@ def targets(report: dict) -> list[dict]:
     ]
 
 
+def minimal_views(alone: dict) -> str:
+    """Return a capture's server time in the minimal view's on the same server, if measured."""
+    minimal = alone.get("minimal_view_server_ms")
+    if not minimal:
+        return ""
+    ratio = alone["server_ms"]["p50_ms"] / minimal["p50_ms"]
+    return f"; {ratio:.1f} × the minimal view's {minimal['p50_ms']:.2f} ms on the same server"
+
+
 def version_target(cost: dict | None) -> list[dict]:
-    """Return the target of a new version's CPU: ranking, one heat's rows and its fragment."""
+    """Return the target of a new version's CPU: ranking, one heat's rows and its fragment.
+
+    With it, the machine's speed in the same minutes (the minimal view's CPU in the
+    same process), and the API's answer of the whole round, for comparison.
+    """
     if not cost:
         return []
     median = cost["median_ms"]
+    speed = ""
+    if "minimal_view_ms" in cost:
+        speed = (
+            f"; {cost['new_version_minimal_views']:.1f} × the minimal view's "
+            f"{cost['minimal_view_ms']:.2f} ms in the same process"
+        )
+    api = cost.get("new_api_version_ms", median["rank"] + median["api"])
     return [
         {
             "what": (
                 f"CPU of a new version (ranking {median['rank']:.1f} ms, a heat's rows "
-                f"{median['rows']:.1f} ms, its fragment {median['fragment']:.1f} ms; the "
-                f"round's API JSON {median['api']:.1f} ms more), median of {cost['samples']}"
+                f"{median['rows']:.1f} ms, its fragment {median['fragment']:.1f} ms), "
+                f"median of {cost['samples']}{speed}. Through the API instead, the ranking "
+                f"and the whole round's JSON: {api:.1f} ms"
             ),
             "value": f"{cost['new_version_ms']:.1f} ms",
             "target": "≤ 20 ms",

@@ -212,8 +212,12 @@ def measure(
     captures = [captures_sequential(judge, args.alone, args.alone_seconds, warm=CAPTURES_TO_WARM)]
     judge.port = port
     captures[-1]["server_ms"] = server_times(capture_server, judge.path, CAPTURES_TO_WARM)
+    captures[-1]["minimal_view_server_ms"] = minimal_view_server_times(capture_server, args.alone)
     say(captures[-1])
-    log(f"captures alone, the server's time: {captures[-1]['server_ms']}")
+    log(
+        f"captures alone, the server's time: {captures[-1]['server_ms']}; the minimal view's: "
+        f"{captures[-1]['minimal_view_server_ms']}"
+    )
     screen_path = f"/{SLUG}/screen/{polled_round}/"
     screen = screen_latency(judge, screen_path, polled_round, args.screen_samples, args.screen_poll)
     log(f"{screen['name']}: p50 {screen['p50_ms']:.0f} ms, max {screen['max_ms']:.0f} ms")
@@ -380,21 +384,38 @@ SERVER_TIME_FORMAT = "%(D)s %(m)s %(U)s %(s)s"
 CAPTURES_TO_WARM = 3
 
 
-def server_times(server: AppServer, path: str, warm: int) -> dict:
-    """Return the median and p90 of the server's time (ms) of the stored captures after ``warm``."""
+def server_times(
+    server: AppServer, path: str, warm: int, *, method: str = "POST", status: str = "201"
+) -> dict:
+    """Return the median and p90 of the server's time (ms) of ``path``'s requests after ``warm``.
+
+    By default the stored captures (``POST``, 201).
+    """
     times = []
     for line in server.access_lines():
-        micros, method, url, status = line.split()
-        if method == "POST" and url == path and status == "201":
+        micros, asked, url, answered = line.split()
+        if asked == method and url == path and answered == status:
             times.append(int(micros) / 1000)
     times = times[warm:]
     if not times:
-        raise BenchError(f"no capture in the access log of {server.access_logfile}")
+        raise BenchError(f"no {method} {path} in the access log of {server.access_logfile}")
     return {
         "p50_ms": statistics.median(times),
         "p90_ms": sorted(times)[int(0.9 * (len(times) - 1))],
         "count": len(times),
     }
+
+
+def minimal_view_server_times(server: AppServer, count: int) -> dict:
+    """Ask ``server`` for the minimal view ``count`` times in turn; return its server times.
+
+    On the captures' server, right after them: the machine's speed in the same minute.
+    """
+    for _ in range(count + CAPTURES_TO_WARM):
+        answer = call(server.port, "GET", HEALTH)
+        if answer.status != 200:
+            raise BenchError(f"the minimal view answered {answer.status}")
+    return server_times(server, HEALTH, CAPTURES_TO_WARM, method="GET", status="200")
 
 
 def app_server(

@@ -19,6 +19,11 @@ A new version is ranked once; then each view of it that pollers ask for is built
 once: a heat's table (``rows`` and ``fragment``: ``new_version_ms``), the API's
 answer (``api``: ``new_api_version_ms`` with the ranking).
 
+Before each sample, the minimal view (``/health/``) is asked for 20 times in the
+same process, through Django's test client: its CPU per request shows the
+machine's speed in the same minutes (it moves within a minute, by up to 1.7 times),
+and a new version is reported in minimal views as well as in milliseconds.
+
 Prints one line of JSON: the median of each step over the samples (and every
 sample). No step reuses anything from the version before but what the
 application keeps on purpose in the process (each result's ranking row, each
@@ -35,7 +40,7 @@ from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.utils import translation
 
 from api.views.results import standings_json
@@ -59,6 +64,19 @@ def _capture(round_, entry_ref: str, judge) -> None:
     )
 
 
+# The minimal view's requests timed before each sample (their median CPU per request).
+MINIMAL_VIEW_REQUESTS = 20
+
+
+def _minimal_view_ms(client: Client) -> float:
+    """Return the CPU of one request of the minimal view (``/health/``), in this process."""
+    begin = time.process_time()
+    for _ in range(MINIMAL_VIEW_REQUESTS):
+        if client.get("/health/").status_code != 200:
+            raise RuntimeError("the minimal view did not answer 200")
+    return (time.process_time() - begin) * 1000 / MINIMAL_VIEW_REQUESTS
+
+
 def measure(slug: str, round_key: str, heat: str, judge_username: str, entries: list[str]) -> dict:
     """Finish ``entries`` (of ``heat``, still puzzling) one by one; time each new version."""
     judge = get_user_model().objects.get(username=judge_username)
@@ -76,7 +94,11 @@ def measure(slug: str, round_key: str, heat: str, judge_username: str, entries: 
     )
     request.htmx = True
     steps: dict[str, list[float]] = {"rank": [], "rows": [], "fragment": [], "api": []}
+    minimal: list[float] = []
+    # The benchmark's settings allow its own host only.
+    client = Client(HTTP_HOST="127.0.0.1")
     for entry_ref in waiting:
+        minimal.append(_minimal_view_ms(client))
         round_ = selectors.round_for_request(slug, round_key)
         _capture(round_, entry_ref, judge)
         round_ = selectors.round_for_request(slug, round_key)
@@ -96,11 +118,16 @@ def measure(slug: str, round_key: str, heat: str, judge_username: str, entries: 
         steps["fragment"].append((rendered - read) * 1000)
         steps["api"].append((api - rendered) * 1000)
     median = {name: statistics.median(values) for name, values in steps.items() if values}
+    new_version = median["rank"] + median["rows"] + median["fragment"]
+    reference = statistics.median(minimal)
     return {
         "samples": len(waiting),
         "median_ms": median,
-        "new_version_ms": median["rank"] + median["rows"] + median["fragment"],
+        "new_version_ms": new_version,
         "new_api_version_ms": median["rank"] + median["api"],
+        # The machine's speed in the same minutes: the minimal view, in the same process.
+        "minimal_view_ms": reference,
+        "new_version_minimal_views": new_version / reference,
         "all_ms": {name: [round(value, 1) for value in values] for name, values in steps.items()},
     }
 
