@@ -70,9 +70,10 @@ FIELDS = (
     "prize",
     "pieces_per_minute",
 )
-# About 2 kB each; enough for every row of a round of 1,600 many times over, and for the
-# other rounds running meanwhile. A full store is emptied and filled again.
-MAX_KEPT = 16_384
+# About 2.7 kB each with its key (22 MB when full); enough for every row of a round of
+# 1,600 and thousands of captures' new rows, and for the other rounds running meanwhile.
+# A full store is emptied and filled again.
+MAX_KEPT = 8_192
 
 
 class Content(NamedTuple):
