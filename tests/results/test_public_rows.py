@@ -149,3 +149,21 @@ def test_the_round_day_read_from_its_heats_is_the_one_queried(round_):
     assert selectors.round_date(round_, heats) == selectors.round_date(round_)
     round_.heats.update(started_at=None, scheduled_start=None)
     assert selectors.round_date(round_, selectors.heats_of(round_)) == selectors.round_date(round_)
+
+
+def test_the_round_of_a_request_is_the_orms_with_its_category_and_championship(round_):
+    from django.db.models import Model
+
+    championship = round_.category.championship
+    found = selectors.round_for_request(championship.slug, round_.key)
+    expected = Round.objects.select_related("category__championship").get(pk=round_.pk)
+
+    def values(instance: Model) -> dict:
+        return {field.attname: getattr(instance, field.attname) for field in instance._meta.fields}
+
+    assert values(found) == values(expected)
+    assert values(found.category) == values(expected.category)
+    assert values(found.category.championship) == values(expected.category.championship)
+    assert found.championship is found.category.championship
+    assert selectors.round_for_request(championship.slug, "no-such-round") is None
+    assert selectors.round_for_request("no-such-championship", round_.key) is None
