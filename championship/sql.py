@@ -1,4 +1,4 @@
-"""Model instances read by a written-out query, for the few paths too hot for the ORM.
+"""Model instances read and written by written-out queries, for the few paths too hot for the ORM.
 
 Building a query with the ORM costs about a millisecond of CPU, often more than
 running it; a judge's capture reads its seat, heat and result under the round's
@@ -7,11 +7,14 @@ for such a query, in the order of its concrete fields, and ``instance`` makes th
 model instance from its part of a row with the conversions the ORM would apply
 (SQLite gives date-times as text and booleans as 0 or 1; PostgreSQL gives JSON
 as text). The columns come from the models, so a new field is read with the rest.
+``insert`` and ``update`` write an instance as ``save()`` does (without its
+signals, and without a model's own ``save``): each value through its field's
+``pre_save`` and ``get_db_prep_save``.
 """
 
 from __future__ import annotations
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import Model
 
 _converters: dict[tuple[str, type[Model]], list] = {}
@@ -100,3 +103,53 @@ def split(row, *models: type[Model]) -> tuple[list[Model | None], tuple]:
         instances.append(None if values[pk] is None else instance(model, values))
         start += width(model)
     return instances, tuple(row[start:])
+
+
+def insert(obj: Model) -> None:
+    """Insert ``obj`` as ``obj.save()`` inserts a new row, and set its primary key.
+
+    Every concrete field is written (an auto-incremented key only if it is set),
+    each value as the ORM prepares it (``pre_save``: the instants of ``auto_now``
+    and ``auto_now_add``; ``get_db_prep_save``: JSON, UUIDs, time zones). No
+    signal is sent.
+    """
+    meta = obj._meta
+    generated = meta.auto_field is not None and obj.pk is None
+    fields = [
+        field
+        for field in meta.local_concrete_fields
+        if not (generated and field is meta.auto_field)
+    ]
+    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    query = f"INSERT INTO {table(type(obj))} ({columns}) VALUES ({marks})"
+    with connection.cursor() as cursor:
+        if not generated:
+            cursor.execute(query, values)
+        else:
+            cursor.execute(f"{query} RETURNING {quote(meta.auto_field.column)}", values)
+            setattr(obj, meta.auto_field.attname, cursor.fetchone()[0])
+    obj._state.adding = False
+    obj._state.db = connection.alias
+
+
+def update(obj: Model, names: list[str]) -> None:
+    """Write the fields ``names`` of ``obj``, as ``obj.save(update_fields=names)`` does.
+
+    A field with ``auto_now`` among them gets the instant now, as ``save()`` gives
+    it. Raise ``DatabaseError`` if the row is not there, as ``save()`` does.
+    """
+    meta = obj._meta
+    fields = [meta.get_field(name) for name in names]
+    values = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in fields]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table(type(obj))} SET {assignments} WHERE {quote(meta.pk.column)} = %s",
+            [*values, meta.pk.get_db_prep_value(obj.pk, connection)],
+        )
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")

@@ -298,7 +298,7 @@ def _store(
     elif data.kind in (Kind.DSQ, Kind.WARNING) and not data.reason.strip():
         raise ValidationError({"reason": [_("Give a reason.")]})
     check_against_result(data, result, judge, seat=seat, round_=locked_round, now=now)
-    capture = Capture.objects.create(
+    capture = Capture(
         championship=championship,
         client_id=data.client_id,
         round=locked_round,
@@ -320,6 +320,9 @@ def _store(
             **({"status": data.status} if data.status else {}),
         },
     )
+    # Written out (``championship.sql``), as the capture's reads are: the ORM's building
+    # of the insert and the update cost more CPU than running them.
+    sql.insert(capture)
     result_derive(
         result,
         pieces,
@@ -336,10 +339,10 @@ def _store(
         raise ValidationError(message) from None
     if new_result:
         result.official = entry_is_official(entry, rules, locked_round.category.kind)
-        result.save()
+        sql.insert(result)
     else:
         # Only what the capture decides: the places are the ranking's (see below).
-        result.save(update_fields=[*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
+        sql.update(result, [*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
     corrected = data.kind == Kind.CORRECTION and locked_round.state == Round.State.PUBLISHED
     if corrected:
         # An official result changed: the round says so, with the reason (control.official).
@@ -375,18 +378,19 @@ def _lock_and_move_on(round_: Round) -> Round:
     reads its kind, pieces and time limit, and the last two stay as they are once
     a heat has started (``control.editing``).
     """
-    # A raw query of the model: each column comes through its field's conversion.
-    found = list(
-        Round.objects.raw(
-            f"UPDATE {sql.table(Round)}"
+    # Each column comes through its field's conversion (``championship.sql``).
+    table = sql.table(Round)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table}"
             " SET version = version + 1, captures_version = captures_version + 1"
-            " WHERE id = %s RETURNING *",
+            f" WHERE id = %s RETURNING {sql.select_list(Round, table)}",
             [round_.pk],
         )
-    )
-    if not found:
+        row = cursor.fetchone()
+    if row is None:
         raise Round.DoesNotExist
-    (locked,) = found
+    locked = sql.instance(Round, row)
     locked.category = round_.category
     locked.championship = locked.category.championship = round_.championship
     return locked

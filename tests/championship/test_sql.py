@@ -1,5 +1,6 @@
 """Model instances read by written-out queries are those the ORM reads (``championship.sql``)."""
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -90,3 +91,69 @@ def test_a_rounds_heats_are_read_in_their_order(championship, django_assert_num_
         heats = results_selectors.heats_of(round_)
     assert [heat.key for heat in heats] == ["c", "a", "b"]
     assert [fields(heat) for heat in heats] == [fields(heat) for heat in round_.heats.all()]
+
+
+def written(instance) -> dict:
+    """Return an instance's fields as stored, read back by the ORM, but for its key."""
+    stored = type(instance).objects.get(pk=instance.pk)
+    return {name: value for name, value in fields(stored).items() if name != "id"}
+
+
+def test_a_written_out_insert_stores_what_the_orm_stores(seated):
+    from judging.models import Capture
+
+    judge = factories.user()
+    started = seated.heat.started_at
+
+    def capture(**kwargs):
+        return Capture(
+            championship=seated.heat.round.championship,
+            client_id=uuid.uuid4(),
+            round=seated.heat.round,
+            heat=seated.heat,
+            entry=seated.entry,
+            kind="finish",
+            judge=judge,
+            device_at=started + timedelta(minutes=20),
+            elapsed_ms=1_200_000,
+            missing_found=1,
+            reason="Tæl igjen – «ok»",
+            payload={"kind": "finish", "note": "Åse\u2028Ødegård", "n": [1, None, True]},
+            **kwargs,
+        )
+
+    by_orm = capture()
+    by_orm.save()
+    by_hand = capture()
+    before = timezone.now()
+    sql.insert(by_hand)
+    assert by_hand.pk is not None and by_hand.pk != by_orm.pk
+    assert not by_hand._state.adding and by_hand._state.db == "default"
+    orm, hand = written(by_orm), written(by_hand)
+    # Each instant of its own (``auto_now_add``), the rest alike.
+    assert before <= hand.pop("received_at") <= timezone.now()
+    orm.pop("received_at")
+    assert (orm.pop("client_id"), hand.pop("client_id")) == (by_orm.client_id, by_hand.client_id)
+    assert hand == orm
+    # A key given is kept.
+    given = Result(round=seated.heat.round, heat=seated.heat, entry=seated.entry, pk=10_000)
+    Result.objects.filter(entry=seated.entry).delete()
+    sql.insert(given)
+    assert Result.objects.get(pk=10_000).entry_id == seated.entry.pk
+
+
+def test_a_written_out_update_writes_only_the_fields_named(seated):
+    from django.db import DatabaseError
+
+    result = Result.objects.get(entry=seated.entry)
+    stamped = result.updated_at
+    result.time_ms = 1_300_000
+    result.incorrect = False
+    result.place = 99  # not named: not written
+    sql.update(result, ["time_ms", "incorrect", "updated_at"])
+    stored = Result.objects.get(pk=result.pk)
+    assert (stored.time_ms, stored.incorrect, stored.place) == (1_300_000, False, None)
+    assert stored.updated_at > stamped
+    gone = Result(pk=-1)
+    with pytest.raises(DatabaseError):
+        sql.update(gone, ["time_ms"])
