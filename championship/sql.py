@@ -18,12 +18,20 @@ from django.db import DatabaseError, connection
 from django.db.models import Model
 
 _converters: dict[tuple[str, type[Model]], list] = {}
+# Written once per database, model and table alias: the hot paths write them for every request.
+_select_lists: dict[tuple[str, type[Model], str], str] = {}
 
 
 def select_list(model: type[Model], alias: str) -> str:
     """Return the columns of ``model``'s concrete fields, of the table named ``alias``."""
-    quote = connection.ops.quote_name
-    return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
+    key = (connection.vendor, model, alias)
+    found = _select_lists.get(key)
+    if found is None:
+        quote = connection.ops.quote_name
+        found = _select_lists[key] = ", ".join(
+            f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields
+        )
+    return found
 
 
 def width(model: type[Model]) -> int:
