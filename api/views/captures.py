@@ -9,6 +9,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.fields import DateTimeField
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
@@ -52,6 +53,33 @@ def capture_body(recorded) -> dict:
             # A capture does not rank the round: the place shows in the round's results.
             "place": None,
             "confirmed": result.confirmed_at is not None,
+        },
+    }
+
+
+# How CaptureSerializer writes an instant (``capture_answer``); a field of no serializer.
+_INSTANT = DateTimeField()
+
+
+def capture_answer(recorded) -> dict:
+    """Return the answer to a capture: ``capture_body`` as ``CaptureSerializer`` writes it.
+
+    Written from the values (a test holds it to the serializer's ``data``): the
+    serializer copies its fields anew for every answer, which cost more CPU than
+    the rest of the answer, on the path every tap takes.
+    """
+    body = capture_body(recorded)
+    result = body["result"]
+    return {
+        **body,
+        "id": str(body["id"]),
+        "kind": str(body["kind"]),
+        "received_at": _INSTANT.to_representation(body["received_at"]),
+        "result": {
+            **result,
+            "entry": str(result["entry"]),
+            "status": str(result["status"]),
+            "count_state": str(result["count_state"]),
         },
     }
 
@@ -146,8 +174,7 @@ class CaptureView(ApiView):
             raise exceptions.Conflict(error.message) from None
         except capture_kinds.CaptureForbidden:
             raise PermissionDenied(_("Only a head judge may record this.")) from None
-        body = serializers.CaptureSerializer(capture_body(recorded)).data
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(capture_answer(recorded), status=status.HTTP_201_CREATED)
 
 
 class ServerTimeView(PublicApiView):

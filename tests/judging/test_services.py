@@ -1,5 +1,6 @@
 """Captures: stored once, derived into results, confirmed results locked, corrections audited."""
 
+import json
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -345,3 +346,25 @@ def test_a_capture_leaves_the_ranking_to_the_next_reader(running):
     assert RoundRanking.objects.get(round=round_).version < round_.version
     assert (ranked(running, entry=1).place, ranked(running, entry=0).place) == (1, 2)
     assert RoundRanking.objects.get(round=round_).version == round_.version
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Oslo"])
+def test_a_captures_answer_is_what_its_serializer_writes(running, zone):
+    from django.utils import timezone
+
+    from api.serializers import CaptureSerializer
+    from api.views.captures import capture_answer, capture_body
+
+    recorded = [
+        record(running, at=at(40), missing_found=1),
+        record(running, "confirm", at=at(40, 20)),
+        record(running, "correction", judge="head", time_ms=38 * 60_000, reason="Misread"),
+        record(running, "pieces", entry=1, pieces_remaining=30),
+        record(running, "dns", entry=2, judge="head"),
+    ]
+    with timezone.override(zone):
+        for one in recorded:
+            expected = CaptureSerializer(capture_body(one)).data
+            answer = capture_answer(one)
+            assert answer == expected
+            assert json.dumps(answer) == json.dumps(expected)
