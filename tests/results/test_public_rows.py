@@ -17,6 +17,7 @@ from results import public_rows, selectors
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
+from tests.results.test_row_cells import finished
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +27,6 @@ def nothing_kept():
     public_rows.forget()
     yield
     public_rows.forget()
-
-
-def finished(round_, heat, entry, minutes, **kwargs):
-    return Result.objects.create(
-        round=round_, heat=heat, entry=entry, status="finished", time_ms=minutes * 60_000, **kwargs
-    )
 
 
 @pytest.fixture
