@@ -45,8 +45,10 @@ CONTENT_COLUMNS = (
 )
 RANKING_COLUMNS = ("place", "official_place", "qualified", "prize")
 CONTENT = len(CONTENT_COLUMNS)
-# The fields of a row before its places, and between its official place and "qualified".
-HEAD_FIELDS = (
+ENTRY_ID = CONTENT_COLUMNS.index("entry_id")
+# A row's fields, in their order (as the API has always given them): ``row_of`` and the
+# JSON text of ``_content`` write them so.
+FIELDS = (
     "entry",
     "heat",
     "table",
@@ -58,14 +60,13 @@ HEAD_FIELDS = (
     "pieces_placed",
     "incorrect",
     "status",
-)
-MIDDLE_FIELDS = ("official", "outcome", "final_seconds", "penalty_seconds", "counted_pieces")
-# A row's fields, in their order (as the API has always given them).
-FIELDS = (
-    *HEAD_FIELDS,
     "place",
     "official_place",
-    *MIDDLE_FIELDS,
+    "official",
+    "outcome",
+    "final_seconds",
+    "penalty_seconds",
+    "counted_pieces",
     "qualified",
     "prize",
     "pieces_per_minute",
@@ -114,10 +115,12 @@ def _rows_sql(heat: bool) -> tuple[str, str]:
     """
     names = _tables()
     in_heat = " AND h.key = %s" if heat else ""
-    shown = ", ".join(f"r.{connection.ops.quote_name(name)}" for name in SHOWN_FIELDS)
+    quote = connection.ops.quote_name
+    shown = ", ".join(f"r.{quote(name)}" for name in SHOWN_FIELDS)
+    ranking = ", ".join(f"r.{quote(name)}" for name in RANKING_COLUMNS)
     rows = (
         f"SELECT r.id, r.entry_id, e.ref, e.name, e.publish_consent, h.key, {shown},"
-        " r.official, t.number, r.place, r.official_place, r.qualified, r.prize"
+        f" r.official, t.number, {ranking}"
         " FROM {result} r JOIN {entry} e ON e.id = r.entry_id"
         " JOIN {heat} h ON h.id = r.heat_id"
         # An entry has one seat in a round.
@@ -165,7 +168,7 @@ def ranked_contents(round_: Round, heat: str | None = None) -> list[tuple[Conten
     found = []
     fresh = {}
     for value in values:
-        key = (value[:CONTENT], members.get(value[1], ()))
+        key = (value[:CONTENT], members.get(value[ENTRY_ID], ()))
         content = kept.get(key)
         if content is None:
             content = fresh[key] = _content(*key, *made)

@@ -65,6 +65,9 @@ def test_the_rows_json_text_is_the_renderers_text_of_the_rows(round_):
     text = standings_json(round_)
     assert text == JSONRenderer().render(selectors.standings(round_))
     rows = json.loads(text)["rows"]
+    # The fields in the order the API has always given them, in the text and in the rows.
+    assert all(tuple(row) == public_rows.FIELDS for row in rows)
+    assert all(tuple(row) == public_rows.FIELDS for row in selectors.public_rows(round_))
     assert [(row["place"], row["entry"]["name"]) for row in rows] == [
         (1, "Vest\u2029Øst"),
         (2, "100 % Nord"),
