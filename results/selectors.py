@@ -9,7 +9,6 @@ from functools import partial
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Prefetch
-from django.db.models.functions import Coalesce
 
 from championship import bounds, sql
 from championship.l10n import format_duration
@@ -311,19 +310,13 @@ def round_date(round_: Round, heats: list[Heat] | None = None) -> date:
     """
     championship = round_.category.championship
     if heats is None:
-        first = (
-            round_.heats.exclude(started_at__isnull=True, scheduled_start__isnull=True)
-            .annotate(start=Coalesce("started_at", "scheduled_start"))
-            .order_by("start")
-            .values_list("start", flat=True)
-            .first()
-        )
-    else:
-        starts = (heat.started_at or heat.scheduled_start for heat in heats)
-        first = min((start for start in starts if start is not None), default=None)
+        heats = heats_of(round_)
+    # Each heat's start, else its planned start: read through the model, which makes a
+    # moment stored near the calendar's end safe.
+    starts = (heat.started_at or heat.scheduled_start for heat in heats)
+    first = min((start for start in starts if start is not None), default=None)
     if first is None:
         return championship.local_date
-    # Read past the model, so a start stored near the calendar's end is made safe here.
     return bounds.local_day(first, championship.tzinfo)
 
 

@@ -133,20 +133,25 @@ def test_a_full_store_is_emptied_and_filled_again(round_, monkeypatch):
     assert sum(map(len, public_rows._kept.values())) == 1
 
 
-def test_the_round_day_read_from_its_heats_is_the_one_queried(round_):
-    from datetime import UTC, datetime
+def test_a_rounds_day_is_its_first_start_in_the_championships_time(round_):
+    from datetime import UTC, date, datetime
 
+    championship = round_.category.championship
+    championship.timezone = "Europe/Oslo"
+    championship.save(update_fields=["timezone"])
+    round_.category.championship = championship
     heat = round_.heats.get()
-    later = factories.heat(
-        round_, key="b", scheduled_start=datetime(2026, 6, 2, 22, 30, tzinfo=UTC)
-    )
+    # Planned for the 3rd in Oslo; the other heat started late on the 1st, in UTC: the 2nd.
+    factories.heat(round_, key="b", scheduled_start=datetime(2026, 6, 2, 22, 30, tzinfo=UTC))
     heat.started_at = datetime(2026, 6, 1, 23, 30, tzinfo=UTC)
     heat.save(update_fields=["started_at"])
+    assert selectors.round_date(round_) == date(2026, 6, 2)
+    # The heats a page has read already give the same day, without a query of their own.
     heats = selectors.heats_of(round_)
-    assert later.pk in {item.pk for item in heats}
-    assert selectors.round_date(round_, heats) == selectors.round_date(round_)
+    assert selectors.round_date(round_, heats) == date(2026, 6, 2)
+    # Neither started nor planned: the championship's day.
     round_.heats.update(started_at=None, scheduled_start=None)
-    assert selectors.round_date(round_, selectors.heats_of(round_)) == selectors.round_date(round_)
+    assert selectors.round_date(round_) == championship.local_date
 
 
 def test_the_round_of_a_request_is_the_orms_with_its_category_and_championship(round_):
