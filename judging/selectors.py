@@ -23,13 +23,9 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db import connection
-
-from championship import sql
-from championship.models import Category, Championship, Heat, Round, Seat, Table
+from championship.models import Heat, Seat, Table
 from championship.tokens import is_token
 from judging.models import Capture
-from registration.models import Entry
 from results.models import CountState, Result
 
 WAITING = "waiting"
@@ -354,30 +350,3 @@ def table_layout(screen: TableScreen) -> str:
 def seat_at_table(table: Table, seat_id) -> Seat | None:
     """Return a seat of a table by its id, or ``None``."""
     return Seat.objects.select_related("heat", "round").filter(table=table, pk=seat_id).first()
-
-
-def capture_target(
-    championship: Championship, round_key: str, entry_ref: str
-) -> tuple[Round | None, Entry | None]:
-    """Return the round a capture names, with its category, and the entry it names in it.
-
-    ``(None, None)`` for no such round; ``(round, None)`` for no such entry in the
-    round's category. One written-out query (``championship.sql``): a capture's
-    reads are the hottest in the application.
-    """
-    query = (
-        f"SELECT {sql.select_list(Round, 'r')}, {sql.select_list(Category, 'c')},"
-        f" {sql.select_list(Entry, 'e')}"
-        f" FROM {sql.table(Round)} r JOIN {sql.table(Category)} c ON c.id = r.category_id"
-        f" LEFT JOIN {sql.table(Entry)} e ON e.category_id = r.category_id AND e.ref = %s"
-        " WHERE r.championship_id = %s AND r.key = %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(query, [entry_ref, championship.pk, round_key])
-        row = cursor.fetchone()
-    if row is None:
-        return None, None
-    (round_, category, entry), _rest = sql.split(row, Round, Category, Entry)
-    round_.category = category
-    round_.championship = category.championship = championship
-    return round_, entry

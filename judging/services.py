@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from championship import bounds, sql
 from championship.errors import RoundStateError
-from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
+from championship.models import Category, Championship, ChampionshipRole, Heat, Round, Seat
 from championship.permissions import has_role
 from championship.rules import timing
 from judging.capture_kinds import (
@@ -173,54 +173,74 @@ def _check_kind_allowed(user, championship: Championship, kind: str) -> None:
         raise CaptureForbidden
 
 
-def _existing(client_id) -> int | None:
-    """Return the id of the capture stored with ``client_id``, or ``None``."""
-    return Capture.objects.filter(client_id=client_id).values_list("pk", flat=True).first()
-
-
 @dataclass(frozen=True)
 class UnderLock:
     """What a capture reads of its entry under the round's lock (``_under_lock``)."""
 
-    seat: Seat  # with its heat
+    category: Category  # the round's
+    entry: Entry | None  # None: no such entry in the round's category
+    seat: Seat | None  # with its heat; None: the entry is not seated in the round
     result: Result | None  # the entry's result in the round, None before it has one
     earlier: int | None  # a capture already stored with this capture's id (a retry)
     captured: bool  # whether the entry has a capture in the round yet
 
 
-def _under_lock_sql() -> str:
+# How a capture names its round and entry: by their keys (the API: what the phone sends)
+# or by their ids (the table page and the services' other callers).
+ROUND_BY_KEY, ROUND_BY_ID = "key = %s", "id = %s"
+ENTRY_BY_REF, ENTRY_BY_ID = "e.ref = %s", "e.id = %s"
+
+
+def _under_lock_sql(entry_condition: str) -> str:
     captures = sql.table(Capture)
     return (
-        f"SELECT {sql.select_list(Seat, 's')}, {sql.select_list(Heat, 'h')},"
+        f"SELECT {sql.select_list(Category, 'c')}, {sql.select_list(Entry, 'e')},"
+        f" {sql.select_list(Seat, 's')}, {sql.select_list(Heat, 'h')},"
         f" {sql.select_list(Result, 'r')},"
-        f" (SELECT c.id FROM {captures} c WHERE c.client_id = %s),"
-        f" EXISTS (SELECT 1 FROM {captures} c"
-        " WHERE c.round_id = s.round_id AND c.entry_id = s.entry_id)"
-        f" FROM {sql.table(Seat)} s JOIN {sql.table(Heat)} h ON h.id = s.heat_id"
+        f" (SELECT k.id FROM {captures} k WHERE k.client_id = %s),"
+        f" EXISTS (SELECT 1 FROM {captures} k WHERE k.round_id = %s AND k.entry_id = e.id)"
+        f" FROM {sql.table(Category)} c"
+        f" LEFT JOIN {sql.table(Entry)} e ON e.category_id = c.id AND {entry_condition}"
+        f" LEFT JOIN {sql.table(Seat)} s ON s.round_id = %s AND s.entry_id = e.id"
+        f" LEFT JOIN {sql.table(Heat)} h ON h.id = s.heat_id"
         # An entry has one result in a round.
-        f" LEFT JOIN {sql.table(Result)} r ON r.round_id = s.round_id AND r.entry_id = s.entry_id"
-        " WHERE s.round_id = %s AND s.entry_id = %s"
+        f" LEFT JOIN {sql.table(Result)} r ON r.round_id = %s AND r.entry_id = e.id"
+        " WHERE c.id = %s"
     )
 
 
-def _under_lock(round_: Round, entry: Entry, client_id) -> UnderLock | None:
-    """Return the entry's seat in the round, its heat and result, or ``None`` if not seated.
+def _under_lock(round_: Round, entry_condition: str, entry_key, client_id) -> UnderLock:
+    """Return the round's category, the entry named in it, its seat, heat and result.
 
     Read under the round's lock, in one written-out query (the ORM's would cost
     twice the CPU of the rest of the capture's reads), with whether a capture
     with ``client_id`` is stored already (a retry may race the first attempt)
     and whether the entry has any capture in the round yet (if not, its result
-    is derived from this one alone).
+    is derived from this one alone). ``entry_condition`` names the entry by its
+    ref or its id (``ENTRY_BY_REF``, ``ENTRY_BY_ID``): ``entry_key``.
     """
     client = Capture._meta.get_field("client_id").get_db_prep_value(client_id, connection)
     with connection.cursor() as cursor:
-        cursor.execute(_under_lock_sql(), [client, round_.pk, entry.pk])
+        cursor.execute(
+            _under_lock_sql(entry_condition),
+            [client, round_.pk, entry_key, round_.pk, round_.pk, round_.category_id],
+        )
         row = cursor.fetchone()
-    if row is None:
-        return None
-    (seat, heat, result), (earlier, captured) = sql.split(row, Seat, Heat, Result)
-    seat.heat = heat
-    return UnderLock(seat=seat, result=result, earlier=earlier, captured=bool(captured))
+    (category, entry, seat, heat, result), (earlier, captured) = sql.split(
+        row, Category, Entry, Seat, Heat, Result
+    )
+    if entry is not None:
+        entry.category = category
+    if seat is not None:
+        seat.heat = heat
+    return UnderLock(
+        category=category,
+        entry=entry,
+        seat=seat,
+        result=result,
+        earlier=earlier,
+        captured=bool(captured),
+    )
 
 
 def capture_record(
@@ -233,37 +253,82 @@ def capture_record(
     contradicts the current result (a confirmed time, another judge's record, a
     closed round) or reuses a capture id for something else.
     """
-    championship = round_.championship
+    return _record(
+        round_.championship,
+        (ROUND_BY_ID, round_.pk),
+        (ENTRY_BY_ID, entry.pk),
+        judge=judge,
+        data=data,
+        now=now,
+    )
+
+
+def capture_record_by_keys(
+    *,
+    championship: Championship,
+    round_key: str,
+    entry_ref: str,
+    judge,
+    data: CaptureInput,
+    now: datetime | None = None,
+) -> Recorded:
+    """Record a capture as ``capture_record`` does, of the round and entry named by their keys.
+
+    As a judge's phone names them: they are read with the round's lock and the
+    entry's seat, so that a capture costs no query of its own to find them.
+    Raise ``ValidationError`` on ``round`` for a round the championship does not
+    have, on ``entry`` for an entry its category does not have.
+    """
+    return _record(
+        championship,
+        (ROUND_BY_KEY, round_key),
+        (ENTRY_BY_REF, entry_ref),
+        judge=judge,
+        data=data,
+        now=now,
+    )
+
+
+def _record(
+    championship: Championship,
+    round_named: tuple[str, object],
+    entry_named: tuple[str, object],
+    *,
+    judge,
+    data: CaptureInput,
+    now: datetime | None,
+) -> Recorded:
     _check_kind_allowed(judge, championship, data.kind)
     now = now or timezone.now()
     with transaction.atomic():
-        locked_round = _lock_and_move_on(round_)
-        found = _under_lock(locked_round, entry, data.client_id)
-        earlier = found.earlier if found is not None else _existing(data.client_id)
-        if earlier is None:
-            return _store(locked_round, found, entry, judge, data, now)
+        locked_round = _lock_and_move_on(championship, *round_named)
+        if locked_round is None:
+            raise ValidationError({"round": [_("Unknown round.")]})
+        found = _under_lock(locked_round, *entry_named, data.client_id)
+        if found.entry is None:
+            raise ValidationError({"entry": [_("Unknown entry in this round's category.")]})
+        locked_round.category = found.category
+        found.category.championship = championship
+        if found.earlier is None:
+            return _store(locked_round, found, judge, data, now)
         # Nothing new is stored: the round's version stays as it was.
         transaction.set_rollback(True)
-    return _replay(Capture.objects.get(pk=earlier), round_, entry, judge, data)
+    earlier = Capture.objects.get(pk=found.earlier)
+    return _replay(earlier, locked_round, found.entry, judge, data)
 
 
 def _store(
-    locked_round: Round,
-    found: UnderLock | None,
-    entry: Entry,
-    judge,
-    data: CaptureInput,
-    now: datetime,
+    locked_round: Round, found: UnderLock, judge, data: CaptureInput, now: datetime
 ) -> Recorded:
     """Check a new capture against the entry's result, store it, derive the result anew.
 
-    Runs under the round's lock (``capture_record``), with the entry's seat and
+    Runs under the round's lock (``_record``), with the entry's seat and
     result read under it (``_under_lock``).
     """
     championship = locked_round.championship
-    if found is None:
+    seat, entry = found.seat, found.entry
+    if seat is None:
         raise ValidationError({"entry": [_("The entry is not seated in this round.")]})
-    seat = found.seat
     heat = seat.heat
     heat.round = locked_round
     # A no-show or a disqualification may be recorded before the start; times may not.
@@ -366,17 +431,16 @@ def _shown(result: Result) -> tuple:
     return tuple(getattr(result, name) for name in SHOWN_FIELDS)
 
 
-def _lock_and_move_on(round_: Round) -> Round:
+def _lock_and_move_on(championship: Championship, condition: str, key) -> Round | None:
     """Lock the round's row and move its versions on, in one statement; return it as locked.
 
-    Every capture that stores something changes the round's captures version (the
-    judges' pages follow it) and nearly every one its results version, so the lock
-    and the change are one ``UPDATE … RETURNING``; a capture that stores nothing
-    (a replay, a refusal) rolls back its transaction, and the versions with it.
-    The round's category and championship are those already read with ``round_``
-    for the request, as the championship was before: of the category a capture
-    reads its kind, pieces and time limit, and the last two stay as they are once
-    a heat has started (``control.editing``).
+    The round is the championship's whose key or id (``condition``: ``ROUND_BY_KEY``,
+    ``ROUND_BY_ID``) is ``key``; ``None`` if it has none. Every capture that stores
+    something changes the round's captures version (the judges' pages follow it)
+    and nearly every one its results version, so the lock and the change are one
+    ``UPDATE … RETURNING``; a capture that stores nothing (a replay, a refusal)
+    rolls back its transaction, and the versions with it. The round's category
+    is read with the entry, under the lock (``_under_lock``).
     """
     # Each column comes through its field's conversion (``championship.sql``).
     table = sql.table(Round)
@@ -384,15 +448,15 @@ def _lock_and_move_on(round_: Round) -> Round:
         cursor.execute(
             f"UPDATE {table}"
             " SET version = version + 1, captures_version = captures_version + 1"
-            f" WHERE id = %s RETURNING {sql.select_list(Round, table)}",
-            [round_.pk],
+            f" WHERE championship_id = %s AND {condition}"
+            f" RETURNING {sql.select_list(Round, table)}",
+            [championship.pk, key],
         )
         row = cursor.fetchone()
     if row is None:
-        raise Round.DoesNotExist
+        return None
     locked = sql.instance(Round, row)
-    locked.category = round_.category
-    locked.championship = locked.category.championship = round_.championship
+    locked.championship = championship
     return locked
 
 

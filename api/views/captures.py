@@ -31,7 +31,6 @@ from championship.middleware import activate
 from championship.models import Championship
 from championship.rules import timing
 from judging import capture_kinds
-from judging import selectors as judging_selectors
 from judging import services as judging_services
 
 
@@ -141,13 +140,6 @@ class CaptureView(ApiView):
         data = inputs.CaptureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        round_, entry = judging_selectors.capture_target(
-            championship, values["round"], values["entry"]
-        )
-        if round_ is None:
-            raise DRFValidationError({"round": [_("Unknown round.")]})
-        if entry is None:
-            raise DRFValidationError({"entry": [_("Unknown entry in this round's category.")]})
         time_ms = parse_duration(values["time"]) if values["time"] else None
         capture = capture_kinds.CaptureInput(
             client_id=values["id"],
@@ -167,8 +159,12 @@ class CaptureView(ApiView):
             payload=dict(request.data),
         )
         try:
-            recorded = judging_services.capture_record(
-                round_=round_, entry=entry, judge=request.user, data=capture
+            recorded = judging_services.capture_record_by_keys(
+                championship=championship,
+                round_key=values["round"],
+                entry_ref=values["entry"],
+                judge=request.user,
+                data=capture,
             )
         except capture_kinds.CaptureConflict as error:
             raise exceptions.Conflict(error.message) from None

@@ -4,11 +4,11 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from championship import sql
 from championship.models import Category, Championship, Heat, Round, Seat
-from judging import selectors
 from registration.models import Entry
 from results.models import Result
 from tests import factories
@@ -64,21 +64,57 @@ def test_a_written_out_read_gives_the_instance_the_orm_gives(seated, model):
     assert sql.get(model, "t.id = %s", [-1]) is None
 
 
-def test_a_capture_finds_its_round_and_entry_in_one_query(
-    seated, django_assert_num_queries, championship
+@pytest.mark.parametrize("by_ref", [True, False])
+def test_a_capture_locks_its_round_and_reads_its_entry_in_two_queries(
+    seated, django_assert_num_queries, championship, by_ref
 ):
-    key, ref = seated.round.key, seated.entry.ref
-    with django_assert_num_queries(1):
-        round_, entry = selectors.capture_target(championship, key, "nobody")
-    assert (round_.pk, entry) == (seated.round_id, None)
+    from judging import services
+
+    round_named = (
+        (services.ROUND_BY_KEY, seated.round.key)
+        if by_ref
+        else (
+            services.ROUND_BY_ID,
+            seated.round_id,
+        )
+    )
+    entry_named = (
+        (services.ENTRY_BY_REF, seated.entry.ref)
+        if by_ref
+        else (
+            services.ENTRY_BY_ID,
+            seated.entry_id,
+        )
+    )
+    versions = Round.objects.values_list("version", "captures_version").get(pk=seated.round_id)
+    with transaction.atomic(), django_assert_num_queries(2):
+        round_ = services._lock_and_move_on(championship, *round_named)
+        found = services._under_lock(round_, *entry_named, uuid.uuid4())
+    assert fields(round_) == {
+        **fields(Round.objects.get(pk=seated.round_id)),
+        "version": versions[0] + 1,
+        "captures_version": versions[1] + 1,
+    }
     assert round_.corrections[0]["reason"] == "Tæl igjen – «ok»"
-    with django_assert_num_queries(1):
-        round_, entry = selectors.capture_target(championship, key, ref)
-    assert fields(entry) == fields(Entry.objects.get(pk=seated.entry_id))
-    assert fields(round_.category) == fields(Category.objects.get(pk=round_.category_id))
-    with django_assert_num_queries(0):
-        assert round_.category.championship.slug == championship.slug
-    assert selectors.capture_target(championship, "no-such-round", ref) == (None, None)
+    assert fields(found.category) == fields(Category.objects.get(pk=round_.category_id))
+    assert fields(found.entry) == fields(Entry.objects.get(pk=seated.entry_id))
+    assert fields(found.seat) == fields(seated)
+    assert fields(found.seat.heat) == fields(seated.heat)
+    assert fields(found.result) == fields(Result.objects.get(entry=seated.entry_id))
+    assert (found.earlier, found.captured) == (None, False)
+
+
+def test_a_capture_names_what_is_not_there(seated, championship):
+    from judging import services
+
+    assert services._lock_and_move_on(championship, services.ROUND_BY_KEY, "nobody") is None
+    round_ = services._lock_and_move_on(championship, services.ROUND_BY_KEY, seated.round.key)
+    found = services._under_lock(round_, services.ENTRY_BY_REF, "nobody", uuid.uuid4())
+    assert (found.entry, found.seat, found.result) == (None, None, None)
+    assert fields(found.category) == fields(Category.objects.get(pk=round_.category_id))
+    unseated = factories.entry(seated.entry.category)
+    found = services._under_lock(round_, services.ENTRY_BY_ID, unseated.pk, uuid.uuid4())
+    assert (found.entry.pk, found.seat, found.result) == (unseated.pk, None, None)
 
 
 def test_a_rounds_heats_are_read_in_their_order(championship, django_assert_num_queries):
