@@ -47,6 +47,11 @@ def _roles_read(championship_id: int, user_id: int) -> frozenset[str]:
         return frozenset(role for (role,) in cursor.fetchall())
 
 
+def roles_remember(user, championship_id: int, roles: frozenset[str]) -> None:
+    """Keep the roles of ``user`` in a championship, read with it: ``roles_of`` reads no more."""
+    user.__dict__.setdefault(MEMO, {})[championship_id] = roles
+
+
 def roles_forget(user) -> None:
     """Forget the roles read for ``user`` (after a role was granted to it)."""
     user.__dict__.pop(MEMO, None)

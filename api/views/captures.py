@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from api import exceptions, inputs, serializers
+from api.authentication import championship_with_token
 from api.parsers import JSONParser, holds_unstorable_text
 from api.permissions import (
     IsChampionshipJudge,
@@ -25,10 +26,8 @@ from api.views.base import (
     PublicApiView,
     championship_or_404,
 )
-from championship import sql
 from championship.l10n import format_duration, parse_duration
 from championship.middleware import activate
-from championship.models import Championship
 from championship.rules import timing
 from judging import capture_kinds
 from judging import services as judging_services
@@ -92,9 +91,10 @@ class CaptureView(ApiView):
     def initial(self, request, *args, **kwargs):
         # Before authentication and permissions, so that every answer to the judge's phone
         # (a refusal, a 403) speaks the table page's language: the championship's, unless
-        # the judge chose one with the language switcher.
+        # the judge chose one with the language switcher. The token, its user and the
+        # user's roles are read with the championship, in one query.
         slug = kwargs.get("championship_slug")
-        championship = sql.get(Championship, "t.slug = %s", [slug]) if slug else None
+        championship = championship_with_token(request, slug) if slug else None
         if championship is not None:
             activate(request, championship)
         self.championship = championship  # read once for the whole request

@@ -1,10 +1,15 @@
 """A judge's token: read with its user in one query, refused as DRF refuses it."""
 
+import uuid
+
 import pytest
+from django.test import RequestFactory
 from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
 from rest_framework.test import APIClient
 
 from championship.models import ChampionshipRole
+from championship.permissions import roles_of
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -51,3 +56,69 @@ def test_the_token_of_an_inactive_user_is_refused(championship, organiser_token)
     response = client_with(organiser_token.key).get(export_url(championship))
     assert response.status_code == 401
     assert response.json() == {"detail": "User inactive or deleted."}
+
+
+def capture_of(**fields) -> dict:
+    return {
+        "id": str(uuid.uuid4()),
+        "round": "nowhere",
+        "entry": "nobody",
+        "kind": "finish",
+        "at": "2026-01-01T12:00:00Z",
+        **fields,
+    }
+
+
+def captures_url(championship) -> str:
+    return f"/api/v1/championships/{championship.slug}/captures/"
+
+
+def test_a_capture_reads_its_championship_token_user_and_roles_in_one_query(
+    championship, django_assert_num_queries
+):
+    from api.authentication import TokenAuthentication, championship_with_token
+
+    user = factories.role(championship, ChampionshipRole.Role.JUDGE, username="jon")
+    ChampionshipRole.objects.create(
+        championship=championship, user=user, role=ChampionshipRole.Role.HEAD_JUDGE
+    )
+    token = Token.objects.create(user=user)
+    request = Request(
+        RequestFactory().post("/", HTTP_AUTHORIZATION=f"Token {token.key}"),
+        authenticators=[TokenAuthentication()],
+    )
+    with django_assert_num_queries(1):
+        found = championship_with_token(request, championship.slug)
+        assert request.user == user and request.auth == token
+        assert roles_of(request.user, found) == {"judge", "head_judge"}
+    assert found.pk == championship.pk and found.name == championship.name
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["Token", "Token a b", "Bearer x", "Token " + "0" * 40],
+)
+def test_a_capture_with_a_bad_token_is_refused_as_before(championship, header):
+    client = APIClient()
+    response = client.post(
+        captures_url(championship),
+        capture_of(),
+        format="json",
+        HTTP_AUTHORIZATION=header,
+    )
+    assert response.status_code == 401
+
+
+def test_a_token_without_a_role_in_the_championship_is_403(championship):
+    other = factories.championship(slug="other")
+    user = factories.role(other, ChampionshipRole.Role.JUDGE, username="ola")
+    token = Token.objects.create(user=user)
+    response = client_with(token.key).post(captures_url(championship), capture_of(), format="json")
+    assert response.status_code == 403
+
+
+def test_an_unknown_championship_with_a_token_is_404(championship, organiser_token):
+    response = client_with(organiser_token.key).post(
+        "/api/v1/championships/no-such/captures/", capture_of(), format="json"
+    )
+    assert response.status_code == 404
