@@ -30,6 +30,41 @@ def test_database_url_selects_postgresql():
     assert db["CONN_MAX_AGE"] == 60
 
 
+def test_postgresql_prepares_statements_from_their_second_run():
+    db = env.database_config({"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/x"}, BASE)
+    assert db["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 2}
+
+
+@pytest.mark.parametrize(
+    ("value", "options"),
+    [
+        ("off", {}),
+        ("OFF", {}),
+        ("0", {"server_side_binding": True, "prepare_threshold": 0}),
+        ("5", {"server_side_binding": True, "prepare_threshold": 5}),
+    ],
+)
+def test_prepared_statements_can_be_turned_off_for_a_pooler(value, options):
+    db = env.database_config(
+        {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/x", "DB_PREPARE_THRESHOLD": value},
+        BASE,
+    )
+    assert db["OPTIONS"] == options
+
+
+@pytest.mark.parametrize("value", ["-1", "soon"])
+def test_a_bad_prepare_threshold_is_a_clear_error(value):
+    with pytest.raises(env.ConfigurationError, match="DB_PREPARE_THRESHOLD"):
+        env.database_config(
+            {"DATABASE_URL": "postgres://x@h:5432/x", "DB_PREPARE_THRESHOLD": value}, BASE
+        )
+
+
+def test_sqlite_has_no_prepared_statement_options():
+    db = env.database_config({"DB_PREPARE_THRESHOLD": "5"}, BASE)
+    assert "server_side_binding" not in db["OPTIONS"]
+
+
 def test_conn_max_age_can_be_set():
     db = env.database_config(
         {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/x", "CONN_MAX_AGE": "0"}, BASE
