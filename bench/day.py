@@ -552,6 +552,7 @@ def run_day(args, env: dict, workdir, port: int, database) -> dict:
     document, waiting = day_document(datetime.now(UTC))
     began = time.perf_counter()
     loaded = load_championship(env, document, workdir, judge=JUDGE)
+    database.analyze()
     log(f"the day: imported in {time.perf_counter() - began:.1f} s: {loaded.summary}")
     rate = CAPTURE_RATE / 2 / args.day_judges
     schedules = [

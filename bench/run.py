@@ -558,6 +558,7 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
         pending = [entry for entry in pending if entry not in reserved]
         began = time.perf_counter()
         loaded = load_championship(env, document, workdir, judge="bench-judge")
+        database.analyze()
         log(f"imported in {time.perf_counter() - began:.1f} s: {loaded.summary}")
 
     server = app_server(args, env, workdir, args.workers, cleanup)

@@ -88,6 +88,15 @@ class Database:
     def drop(self) -> None:
         self._admin("DROP DATABASE IF EXISTS {} WITH (FORCE)")
 
+    def analyze(self) -> None:
+        """Gather the planner's statistics, as autovacuum would within a minute of an import.
+
+        A server with autovacuum off (as some test machines run it) would otherwise
+        plan every query on the defaults for a table never analysed.
+        """
+        with self.connect(autocommit=True) as conn:
+            conn.execute("ANALYZE")
+
     def connect(self, **kwargs):
         import psycopg
 
