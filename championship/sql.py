@@ -14,10 +14,10 @@ signals, and without a model's own ``save``): each value through its field's
 
 from __future__ import annotations
 
-from django.db import DatabaseError, connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.db.models import Model
 
-_converters: dict[tuple[str, type[Model]], list] = {}
+_plans: dict[tuple[str, type[Model]], tuple[list, list[str], int]] = {}
 # Written once per database, model and table alias: the hot paths write them for every request.
 _select_lists: dict[tuple[str, type[Model], str], str] = {}
 
@@ -44,30 +44,36 @@ def instance(model: type[Model], values) -> Model:
 
     The instance is as one read by a query: saved, of the default database.
     """
-    converters = _field_converters(model)
+    db = connections[DEFAULT_DB_ALIAS]
+    converters, attnames, _pk = _read_plan(model, db)
     converted = []
     for (column, functions), value in zip(converters, values, strict=True):
         for function in functions:
-            value = function(value, column, connection)
+            value = function(value, column, db)
         converted.append(value)
-    return model.from_db(
-        connection.alias, [field.attname for field in model._meta.concrete_fields], converted
-    )
+    return model.from_db(DEFAULT_DB_ALIAS, attnames, converted)
 
 
-def _field_converters(model: type[Model]) -> list:
-    """Return each concrete field's column and the converters the ORM applies to its values."""
-    key = (connection.vendor, model)
-    found = _converters.get(key)
+def _read_plan(model: type[Model], db) -> tuple[list, list[str], int]:
+    """Return how ``model``'s rows are read, once per database vendor and model.
+
+    Each concrete field's column and the converters the ORM applies to its
+    values; the fields' attnames; the place of the primary key.
+    """
+    key = (db.vendor, model)
+    found = _plans.get(key)
     if found is None:
-        found = []
+        converters = []
         for field in model._meta.concrete_fields:
             column = field.get_col(model._meta.db_table)
-            functions = connection.ops.get_db_converters(column) + column.get_db_converters(
-                connection
-            )
-            found.append((column, functions))
-        _converters[key] = found
+            functions = db.ops.get_db_converters(column) + column.get_db_converters(db)
+            converters.append((column, functions))
+        attnames = [field.attname for field in model._meta.concrete_fields]
+        found = _plans[key] = (
+            converters,
+            attnames,
+            attnames.index(model._meta.pk.attname),
+        )
     return found
 
 
@@ -106,10 +112,11 @@ def split(row, *models: type[Model]) -> tuple[list[Model | None], tuple]:
     """
     instances, start = [], 0
     for model in models:
-        values = row[start : start + width(model)]
-        pk = [field.attname for field in model._meta.concrete_fields].index(model._meta.pk.attname)
+        size = width(model)
+        values = row[start : start + size]
+        pk = _read_plan(model, connection)[2]
         instances.append(None if values[pk] is None else instance(model, values))
-        start += width(model)
+        start += size
     return instances, tuple(row[start:])
 
 

@@ -58,6 +58,7 @@ def test_a_written_out_read_gives_the_instance_the_orm_gives(seated, model):
     found = sql.get(model, "t.id = %s", [expected.pk])
     assert fields(found) == fields(expected)
     assert type(found) is model and not found._state.adding
+    assert (found._state.db, found.__dict__.keys()) == ("default", expected.__dict__.keys())
     # Booleans are booleans and date-times aware, on SQLite as on PostgreSQL.
     for name, value in fields(expected).items():
         assert type(getattr(found, name)) is type(value), name
