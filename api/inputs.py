@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -152,7 +155,36 @@ class AdjacentMissingField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
-class CaptureInputSerializer(serializers.Serializer):
+class FieldsOncePerThread:
+    """A serializer whose fields are copied once per thread, not for every instance.
+
+    DRF deep-copies a serializer's declared fields for each instance, which for
+    a capture's 15 fields cost half of its validation (0.45 ms) on the path of
+    every tap. The copies are bound to the instance that uses them; an input
+    serializer that is only validated, by one instance at a time in a thread,
+    can take the same copies each time (one set per language): nothing of a
+    validation stays in them.
+    """
+
+    _copies = threading.local()
+
+    def get_fields(self):
+        cls = type(self)
+        # A copy per language too: DRF keeps some messages (min_value, max_length) in
+        # the language they were first written in.
+        key = (cls, translation.get_language())
+        fields = self._copies.__dict__.get(key)
+        if fields is None:
+            fields = self._copies.__dict__[key] = super().get_fields()
+            if any(field.source is not None for field in fields.values()):
+                raise TypeError(f"{cls.__name__}: a field with a source is bound anew each time")
+        for field in fields.values():
+            # Binding gives a field without a source its name as its source: again here.
+            field.source = None
+        return fields
+
+
+class CaptureInputSerializer(FieldsOncePerThread, serializers.Serializer):
     """One judge's capture, as the phone sends it."""
 
     id = serializers.UUIDField(help_text="Generated on the phone; the same id again is a retry.")
