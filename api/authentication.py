@@ -4,7 +4,7 @@ Every capture a judge's phone sends is authenticated so; the ORM's building of
 the token's query cost as much CPU as a third of the rest of the capture's
 reads (see ``championship.sql``). A capture reads its championship, the token,
 its user and the user's roles in that championship in one query
-(``championship_with_token``), and the authentication takes the token from there.
+(``championship_with_caller``), and the authentication takes the token from there.
 """
 
 from __future__ import annotations
@@ -83,18 +83,40 @@ def token_key(request) -> str | None:
         return None
 
 
-def championship_with_token(request, slug: str) -> Championship | None:
-    """Return the championship of ``slug``, reading the request's token with it; ``None`` if none.
+def championship_with_caller(request, slug: str) -> Championship | None:
+    """Return the championship of ``slug``, reading who calls with it; ``None`` if none.
 
-    One written-out query reads the championship, the token of the request's
-    ``Authorization`` header, its user and the user's roles in the championship:
-    the token's authentication (``TokenAuthentication``) and the role checks
-    (``championship.permissions.roles_of``) then read nothing more. A request
-    without a token reads the championship alone.
+    One written-out query reads the championship with the user's roles in it,
+    and, for a request with a token (``Authorization: Token``), the token and its
+    user: the token's authentication (``TokenAuthentication``) and the role checks
+    (``championship.permissions.roles_of``) then read nothing more. Without a
+    token the user is the session's, read as ``SessionAuthentication`` reads it.
     """
     key = token_key(request)
-    if key is None:
+    if key is not None:
+        return _championship_with_token(request, slug, key)
+    user = getattr(request._request, "user", None)
+    if user is None or not user.is_authenticated:
         return sql.get(Championship, "t.slug = %s", [slug])
+    query = (
+        f"SELECT {sql.select_list(Championship, 'ch')}, ro.role"
+        f" FROM {sql.table(Championship)} ch"
+        # The user's roles in this championship (a row each).
+        f" LEFT JOIN {sql.table(ChampionshipRole)} ro"
+        " ON ro.championship_id = ch.id AND ro.user_id = %s"
+        " WHERE ch.slug = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, [user.pk, slug])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    (championship,), _role = sql.split(rows[0], Championship)
+    roles_remember(user, championship.pk, frozenset(row[-1] for row in rows if row[-1]))
+    return championship
+
+
+def _championship_with_token(request, slug: str, key: str) -> Championship | None:
     token_model, user_model = _token_model(), get_user_model()
     query = (
         f"SELECT {sql.select_list(Championship, 'ch')}, {_columns()}, ro.role"

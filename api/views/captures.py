@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from api import exceptions, inputs, serializers
-from api.authentication import championship_with_token
+from api.authentication import championship_with_caller
 from api.parsers import JSONParser, holds_unstorable_text
 from api.permissions import (
     IsChampionshipJudge,
@@ -91,10 +91,10 @@ class CaptureView(ApiView):
     def initial(self, request, *args, **kwargs):
         # Before authentication and permissions, so that every answer to the judge's phone
         # (a refusal, a 403) speaks the table page's language: the championship's, unless
-        # the judge chose one with the language switcher. The token, its user and the
-        # user's roles are read with the championship, in one query.
+        # the judge chose one with the language switcher. Who calls (a token's user or
+        # the session's) and the user's roles are read with the championship.
         slug = kwargs.get("championship_slug")
-        championship = championship_with_token(request, slug) if slug else None
+        championship = championship_with_caller(request, slug) if slug else None
         if championship is not None:
             activate(request, championship)
         self.championship = championship  # read once for the whole request

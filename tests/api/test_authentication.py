@@ -76,7 +76,7 @@ def captures_url(championship) -> str:
 def test_a_capture_reads_its_championship_token_user_and_roles_in_one_query(
     championship, django_assert_num_queries
 ):
-    from api.authentication import TokenAuthentication, championship_with_token
+    from api.authentication import TokenAuthentication, championship_with_caller
 
     user = factories.role(championship, ChampionshipRole.Role.JUDGE, username="jon")
     ChampionshipRole.objects.create(
@@ -88,7 +88,7 @@ def test_a_capture_reads_its_championship_token_user_and_roles_in_one_query(
         authenticators=[TokenAuthentication()],
     )
     with django_assert_num_queries(1):
-        found = championship_with_token(request, championship.slug)
+        found = championship_with_caller(request, championship.slug)
         assert request.user == user and request.auth == token
         assert roles_of(request.user, found) == {"judge", "head_judge"}
     assert found.pk == championship.pk and found.name == championship.name
@@ -122,3 +122,54 @@ def test_an_unknown_championship_with_a_token_is_404(championship, organiser_tok
         "/api/v1/championships/no-such/captures/", capture_of(), format="json"
     )
     assert response.status_code == 404
+
+
+def test_a_session_capture_reads_its_championship_with_the_users_roles(
+    championship, django_assert_num_queries
+):
+    from django.contrib.auth.middleware import AuthenticationMiddleware
+    from django.contrib.sessions.middleware import SessionMiddleware
+
+    from api.authentication import championship_with_caller
+
+    user = factories.role(championship, ChampionshipRole.Role.JUDGE, username="siv")
+    client = APIClient()
+    client.force_login(user)
+    django_request = RequestFactory().post("/")
+    django_request.COOKIES = {name: morsel.value for name, morsel in client.cookies.items()}
+    SessionMiddleware(lambda request: None).process_request(django_request)
+    AuthenticationMiddleware(lambda request: None).process_request(django_request)
+    request = Request(django_request, authenticators=[])
+    # The session, its user, then the championship with the user's roles.
+    with django_assert_num_queries(3):
+        found = championship_with_caller(request, championship.slug)
+        assert roles_of(django_request.user, found) == {"judge"}
+    assert found.pk == championship.pk
+    assert championship_with_caller(request, "no-such") is None
+
+
+def test_an_anonymous_request_reads_the_championship_alone(championship, django_assert_num_queries):
+    from api.authentication import championship_with_caller
+
+    django_request = RequestFactory().post("/")
+    from django.contrib.auth.models import AnonymousUser
+
+    django_request.user = AnonymousUser()
+    with django_assert_num_queries(1):
+        found = championship_with_caller(Request(django_request), championship.slug)
+    assert found.pk == championship.pk
+
+
+def test_a_judge_captures_through_the_session(championship):
+    user = factories.role(championship, ChampionshipRole.Role.JUDGE, username="siri")
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = client.post(captures_url(championship), capture_of(), format="json")
+    # Without the CSRF token: refused before anything is read of the capture.
+    assert response.status_code == 403
+    client = APIClient()
+    client.force_login(user)
+    response = client.post(captures_url(championship), capture_of(), format="json")
+    assert response.status_code == 400
+    # In the championship's language, read with the session's user and roles.
+    assert response.json() == {"round": ["Ukjent runde."]}
