@@ -9,10 +9,13 @@ model instance from its part of a row with the conversions the ORM would apply
 as text). The columns come from the models, so a new field is read with the rest.
 ``insert`` and ``update`` write an instance as ``save()`` does (without its
 signals, and without a model's own ``save``): each value through its field's
-``pre_save`` and ``get_db_prep_save``.
+``pre_save`` and ``get_db_prep_save``; ``insert_and_update`` writes both at
+once, in one statement on PostgreSQL.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.db.models import Model
@@ -128,6 +131,24 @@ def insert(obj: Model) -> None:
     and ``auto_now_add``; ``get_db_prep_save``: JSON, UUIDs, time zones). No
     signal is sent.
     """
+    run(insertion(obj))
+
+
+class Insertion(NamedTuple):
+    """An instance's ``INSERT``, its values prepared (``insertion``), not yet run."""
+
+    obj: Model
+    query: str
+    values: list
+    key: str | None  # the quoted column of a key the database generates
+
+
+def insertion(obj: Model) -> Insertion:
+    """Return the insert of ``obj``, its values prepared now, as ``insert`` would write them.
+
+    The fields' ``pre_save`` runs now: an ``auto_now_add`` instant is set on
+    ``obj`` before the row is written (``run``, ``insert_and_update``).
+    """
     meta = obj._meta
     generated = meta.auto_field is not None and obj.pk is None
     fields = [
@@ -140,14 +161,16 @@ def insert(obj: Model) -> None:
     columns = ", ".join(quote(field.column) for field in fields)
     marks = ", ".join(["%s"] * len(fields))
     query = f"INSERT INTO {table(type(obj))} ({columns}) VALUES ({marks})"
+    if generated:
+        query = f"{query} RETURNING {quote(meta.auto_field.column)}"
+    return Insertion(obj, query, values, quote(meta.auto_field.column) if generated else None)
+
+
+def run(insert: Insertion) -> None:
+    """Write the row of ``insert``; set its instance's generated key."""
     with connection.cursor() as cursor:
-        if not generated:
-            cursor.execute(query, values)
-        else:
-            cursor.execute(f"{query} RETURNING {quote(meta.auto_field.column)}", values)
-            setattr(obj, meta.auto_field.attname, cursor.fetchone()[0])
-    obj._state.adding = False
-    obj._state.db = connection.alias
+        cursor.execute(insert.query, insert.values)
+        _inserted(insert, cursor.fetchone()[0] if insert.key else None)
 
 
 def update(obj: Model, names: list[str]) -> None:
@@ -156,15 +179,58 @@ def update(obj: Model, names: list[str]) -> None:
     A field with ``auto_now`` among them gets the instant now, as ``save()`` gives
     it. Raise ``DatabaseError`` if the row is not there, as ``save()`` does.
     """
+    query, values = _update_statement(obj, names)
+    with connection.cursor() as cursor:
+        cursor.execute(query, values)
+        if cursor.rowcount != 1:
+            raise DatabaseError(NOT_UPDATED)
+
+
+def insert_and_update(insert: Insertion, changed: Model, names: list[str]) -> None:
+    """Write the row of ``insert`` (``run``), then ``names`` of ``changed`` as ``update`` does.
+
+    On PostgreSQL in one statement (the insert in a ``WITH``, whose key the
+    update returns): one round trip fewer, on the path of every judge's tap.
+    Raise ``DatabaseError`` if ``changed``'s row is not there; the insert is
+    then left for the transaction to roll back.
+    """
+    if connection.vendor != "postgresql":
+        run(insert)
+        update(changed, names)
+        return
+    updating, values = _update_statement(changed, names)
+    returned = f"(SELECT {insert.key} FROM inserted)" if insert.key else "1"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH inserted AS ({insert.query}) {updating} RETURNING {returned}",
+            [*insert.values, *values],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise DatabaseError(NOT_UPDATED)
+    _inserted(insert, row[0] if insert.key else None)
+
+
+NOT_UPDATED = "Save with update_fields did not affect any rows."
+
+
+def _inserted(insert: Insertion, key) -> None:
+    """Mark the instance of ``insert`` as saved, with the key the database generated."""
+    obj = insert.obj
+    if insert.key:
+        setattr(obj, obj._meta.auto_field.attname, key)
+    obj._state.adding = False
+    obj._state.db = connection.alias
+
+
+def _update_statement(obj: Model, names: list[str]) -> tuple[str, list]:
+    """Return the ``UPDATE`` of ``obj``'s fields ``names`` by its primary key, and its values."""
     meta = obj._meta
     fields = [meta.get_field(name) for name in names]
     values = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in fields]
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table(type(obj))} SET {assignments} WHERE {quote(meta.pk.column)} = %s",
-            [*values, meta.pk.get_db_prep_value(obj.pk, connection)],
-        )
-        if cursor.rowcount != 1:
-            raise DatabaseError("Save with update_fields did not affect any rows.")
+    return (
+        f"UPDATE {table(type(obj))} SET {assignments} WHERE {quote(meta.pk.column)} = %s",
+        [*values, meta.pk.get_db_prep_value(obj.pk, connection)],
+    )

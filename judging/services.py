@@ -386,15 +386,20 @@ def _store(
         },
     )
     # Written out (``championship.sql``), as the capture's reads are: the ORM's building
-    # of the insert and the update cost more CPU than running them.
-    sql.insert(capture)
+    # of the insert and the update cost more CPU than running them. The capture's values
+    # are prepared now (its instant on the server, which a confirmation records).
+    insert = sql.insertion(capture)
+    # A result without a capture before this one is derived from this one alone, and the
+    # capture is written with the result; otherwise the derivation reads it back.
+    alone = new_result or not found.captured
+    if not alone:
+        sql.run(insert)
     result_derive(
         result,
         pieces,
         seat=seat,
         second_count=championship.second_count,
-        # A result without a capture before this one: nothing to read back.
-        captures=[capture] if new_result or not found.captured else None,
+        captures=[capture] if alone else None,
     )
     try:
         outcome_derive(result, rules, pieces, limit_ms=limit)
@@ -402,12 +407,16 @@ def _store(
         # The capture is rolled back with the transaction.
         message = attempt_error_message(error, pieces=pieces, rules=rules)
         raise ValidationError(message) from None
+    judged = [*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"]
     if new_result:
         result.official = entry_is_official(entry, rules, locked_round.category.kind)
+        sql.run(insert)
         sql.insert(result)
-    else:
+    elif alone:
         # Only what the capture decides: the places are the ranking's (see below).
-        sql.update(result, [*JUDGED_FIELDS, *OUTCOME_FIELDS, "updated_at"])
+        sql.insert_and_update(insert, result, judged)
+    else:
+        sql.update(result, judged)
     corrected = data.kind == Kind.CORRECTION and locked_round.state == Round.State.PUBLISHED
     if corrected:
         # An official result changed: the round says so, with the reason (control.official).

@@ -194,3 +194,42 @@ def test_a_written_out_update_writes_only_the_fields_named(seated):
     gone = Result(pk=-1)
     with pytest.raises(DatabaseError):
         sql.update(gone, ["time_ms"])
+
+
+def test_a_capture_and_its_result_are_written_together(seated):
+    """One statement on PostgreSQL (a ``WITH``), two elsewhere: the same rows either way."""
+    from django.db import DatabaseError
+
+    from judging.models import Capture
+
+    def capture():
+        return Capture(
+            championship=seated.heat.round.championship,
+            client_id=uuid.uuid4(),
+            round=seated.heat.round,
+            heat=seated.heat,
+            entry=seated.entry,
+            kind="confirm",
+            judge=factories.user(),
+            device_at=seated.heat.started_at + timedelta(minutes=20),
+            payload={"note": "Åse\u2028Ødegård"},
+        )
+
+    new = capture()
+    before = timezone.now()
+    insert = sql.insertion(new)
+    # The instant on the server is set when the insert is prepared, before it is written.
+    assert new.pk is None and before <= new.received_at <= timezone.now()
+    result = Result.objects.get(entry=seated.entry)
+    result.time_ms, result.place = 1_400_000, 98
+    sql.insert_and_update(insert, result, ["time_ms", "updated_at"])
+    stored = Capture.objects.get(pk=new.pk)
+    assert (stored.client_id, stored.received_at) == (new.client_id, new.received_at)
+    assert not new._state.adding and stored.payload == {"note": "Åse\u2028Ødegård"}
+    written_result = Result.objects.get(pk=result.pk)
+    assert (written_result.time_ms, written_result.place) == (1_400_000, None)
+    # A result that is not there: an error, and the transaction takes the capture back.
+    lost = capture()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        sql.insert_and_update(sql.insertion(lost), Result(pk=-1), ["time_ms"])
+    assert not Capture.objects.filter(client_id=lost.client_id).exists()

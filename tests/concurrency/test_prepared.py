@@ -53,11 +53,12 @@ def test_a_captures_statements_are_prepared_from_their_second_run(db):
         assert response.status_code == 201, response.content
     assert Capture.objects.filter(round=round_).count() == 4
     statements = prepared()
-    # The championship with the token, the round's lock, the entry under it, the capture.
+    # The championship with the token, the round's lock, the entry under it, the capture
+    # with its result.
     for start in (
         "SELECT ch.",
         'UPDATE "championship_round" SET version = version + 1',
         "SELECT c.",
-        'INSERT INTO "judging_capture"',
+        'WITH inserted AS (INSERT INTO "judging_capture"',
     ):
         assert any(statement.startswith(start) for statement in statements), start
