@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import secrets
 import threading
 import time
 import uuid
@@ -31,6 +32,7 @@ class Judge:
         self.port = port
         self.timeout = timeout
         self.attempted = 0
+        # Signed in with the API token; ``session_headers`` gives a phone's way instead.
         self.headers = {"Authorization": f"Token {token}"}
         self.entries = iter(entries)
         self.lock = threading.Lock()
@@ -61,6 +63,12 @@ class Judge:
             return 0, describe(answer)
         detail = "" if answer.status == 201 else answer.body[:300].decode(errors="replace")
         return answer.status, detail
+
+
+def session_headers(session_key: str) -> dict:
+    """Return the headers of a phone signed in with ``session_key``: its cookies and CSRF token."""
+    csrf = secrets.token_hex(16)
+    return {"Cookie": f"sessionid={session_key}; csrftoken={csrf}", "X-CSRFToken": csrf}
 
 
 def capture_stats(name: str, outcomes: list[tuple[float, int, str]], seconds: float) -> dict:

@@ -244,6 +244,7 @@ def targets(report: dict) -> list[dict]:
             "target": "≤ 10 ms",
             "met": alone["server_ms"]["p50_ms"] <= 10,
         },
+        *session_target(report["captures"], alone),
         {
             "what": screen["name"] + ", median",
             "value": f"{screen['p50_ms']:.0f} ms ({screen['samples']} captures)",
@@ -288,6 +289,26 @@ def targets(report: dict) -> list[dict]:
             and stored["captures"] == stored["acknowledged"]
             and stored["consistent"],
         },
+    ]
+
+
+def session_target(captures: list[dict], alone: dict) -> list[dict]:
+    """Return the captures alone signed in as the phones are (a session), when that ran."""
+    session = [c for c in captures if c["name"].endswith("with a session (as the phones)")]
+    if not session:
+        return []
+    (row,) = session
+    server = row["server_ms"]
+    return [
+        {
+            "what": "the same, signed in with a session and its CSRF token (as the phones)",
+            "value": (
+                f"{server['p50_ms']:.1f} ms (p90 {server['p90_ms']:.1f}; the judge's round trip "
+                f"{row['p50_ms']:.1f} ms{minimal_views({**alone, 'server_ms': server})})"
+            ),
+            "target": "≤ 10 ms",
+            "met": server["p50_ms"] <= 10,
+        }
     ]
 
 

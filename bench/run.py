@@ -69,6 +69,7 @@ from bench.captures import (
     captures_sequential,
     say,
     screen_latency,
+    session_headers,
 )
 from bench.day import run_day
 from bench.document import HEATS, LAYOUTS, PENDING_PER_HEAT, PER_HEAT, SLUG, wjpc_document
@@ -105,6 +106,7 @@ def measure(
     wrk: str,
     port: int,
     token: str,
+    session_key: str,
     pending,
     fragment: str,
     redis,
@@ -218,6 +220,15 @@ def measure(
         f"captures alone, the server's time: {captures[-1]['server_ms']}; the minimal view's: "
         f"{captures[-1]['minimal_view_server_ms']}"
     )
+    # The same again, signed in as the judges' phones are: with a session and its CSRF token.
+    token_headers, logged = judge.headers, len(capture_server.access_lines())
+    judge.headers, judge.port = session_headers(session_key), capture_server.port
+    captures.append(captures_sequential(judge, args.alone, args.alone_seconds, warm=0))
+    judge.headers, judge.port = token_headers, port
+    captures[-1]["name"] = "captures alone, signed in with a session (as the phones)"
+    captures[-1]["server_ms"] = server_times(capture_server, judge.path, 0, after=logged)
+    say(captures[-1])
+    log(f"captures alone with a session, the server's time: {captures[-1]['server_ms']}")
     screen_path = f"/{SLUG}/screen/{polled_round}/"
     screen = screen_latency(judge, screen_path, polled_round, args.screen_samples, args.screen_poll)
     log(f"{screen['name']}: p50 {screen['p50_ms']:.0f} ms, max {screen['max_ms']:.0f} ms")
@@ -385,14 +396,21 @@ CAPTURES_TO_WARM = 3
 
 
 def server_times(
-    server: AppServer, path: str, warm: int, *, method: str = "POST", status: str = "201"
+    server: AppServer,
+    path: str,
+    warm: int,
+    *,
+    method: str = "POST",
+    status: str = "201",
+    after: int = 0,
 ) -> dict:
     """Return the median and p90 of the server's time (ms) of ``path``'s requests after ``warm``.
 
-    By default the stored captures (``POST``, 201).
+    By default the stored captures (``POST``, 201), of the access log's lines
+    from line ``after`` on.
     """
     times = []
-    for line in server.access_lines():
+    for line in server.access_lines()[after:]:
         micros, asked, url, answered = line.split()
         if asked == method and url == path and answered == status:
             times.append(int(micros) / 1000)
@@ -437,6 +455,25 @@ def app_server(
     )
     cleanup.callback(server.stop)
     return server.wait_ready()
+
+
+def judge_session(env: dict, username: str) -> str:
+    """Sign ``username`` in as the login page does; return the session's key (``sessionid``)."""
+    code = (
+        "from importlib import import_module; from django.conf import settings; "
+        "from django.contrib import auth; "
+        f"user = auth.get_user_model().objects.get(username={username!r}); "
+        "store = import_module(settings.SESSION_ENGINE).SessionStore(); "
+        "store[auth.SESSION_KEY] = user._meta.pk.value_to_string(user); "
+        "store[auth.BACKEND_SESSION_KEY] = 'django.contrib.auth.backends.ModelBackend'; "
+        "store[auth.HASH_SESSION_KEY] = user.get_session_auth_hash(); "
+        "store.create(); print('SESSION', store.session_key)"
+    )
+    output = manage(env, "shell", "-c", code)
+    line = next((line for line in output.splitlines() if line.startswith("SESSION ")), None)
+    if line is None:
+        raise BenchError(f"the judge was not signed in: {output[-500:]}")
+    return line.split()[1]
 
 
 def version_cost(env: dict, reserved: list[tuple[str, str]]) -> dict:
@@ -610,6 +647,7 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
                 wrk,
                 port,
                 loaded.token,
+                judge_session(env, "bench-judge"),
                 pending,
                 fragment,
                 redis,
