@@ -116,7 +116,9 @@ def database_config(environ: Mapping[str, str], base_dir: Path) -> dict:
     if not url:
         url = f"sqlite:///{base_dir / 'db.sqlite3'}"
     try:
-        config = dj_database_url.parse(url, conn_max_age=env_int(environ, "CONN_MAX_AGE", 60))
+        config = dj_database_url.parse(
+            url, conn_max_age=env_int(environ, "CONN_MAX_AGE", CONN_MAX_AGE)
+        )
     except ValueError as error:
         raise ConfigurationError(f"DATABASE_URL is not a database URL: {error}") from None
     if config["ENGINE"] == "django.db.backends.postgresql":
@@ -148,6 +150,11 @@ def prepared_statements(environ: Mapping[str, str]) -> dict:
         raise ConfigurationError("DB_PREPARE_THRESHOLD must be off or a number from 0 on.")
     return {"server_side_binding": True, "prepare_threshold": threshold}
 
+
+# Seconds a connection is kept (health-checked before each request's first use): its
+# prepared statements with it. A new connection's first captures plan their statements
+# (PostgreSQL plans a prepared one five times before it keeps a generic plan).
+CONN_MAX_AGE = 600
 
 # Prepared from the second run on: a capture's statements run for every tap.
 PREPARE_THRESHOLD = 2

@@ -27,7 +27,7 @@ def test_database_url_selects_postgresql():
     assert (db["HOST"], db["PORT"], db["NAME"]) == ("db.internal", 5433, "championship")
     assert (db["USER"], db["PASSWORD"]) == ("puzzle", "secret")
     assert db["CONN_HEALTH_CHECKS"] is True
-    assert db["CONN_MAX_AGE"] == 60
+    assert db["CONN_MAX_AGE"] == 600
 
 
 def test_postgresql_prepares_statements_from_their_second_run():
