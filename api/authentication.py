@@ -55,7 +55,10 @@ def _quote(name: str) -> str:
 
 
 def _token_model():
-    return authentication.TokenAuthentication().get_model()
+    """Return the token's model, as ``TokenAuthentication.get_model`` does."""
+    from rest_framework.authtoken.models import Token
+
+    return TokenAuthentication.model or Token
 
 
 def _columns() -> str:
