@@ -65,28 +65,18 @@ def test_a_written_out_read_gives_the_instance_the_orm_gives(seated, model):
     assert sql.get(model, "t.id = %s", [-1]) is None
 
 
-@pytest.mark.parametrize("by_ref", [True, False])
+@pytest.mark.parametrize("by_key", [True, False])
 def test_a_capture_locks_its_round_and_reads_its_entry_in_two_queries(
-    seated, django_assert_num_queries, championship, by_ref
+    seated, django_assert_num_queries, championship, by_key
 ):
     from judging import services
 
-    round_named = (
-        (services.ROUND_BY_KEY, seated.round.key)
-        if by_ref
-        else (
-            services.ROUND_BY_ID,
-            seated.round_id,
-        )
-    )
-    entry_named = (
-        (services.ENTRY_BY_REF, seated.entry.ref)
-        if by_ref
-        else (
-            services.ENTRY_BY_ID,
-            seated.entry_id,
-        )
-    )
+    if by_key:
+        round_named = (services.ROUND_BY_KEY, seated.round.key)
+        entry_named = (services.ENTRY_BY_REF, seated.entry.ref)
+    else:
+        round_named = (services.ROUND_BY_ID, seated.round_id)
+        entry_named = (services.ENTRY_BY_ID, seated.entry_id)
     versions = Round.objects.values_list("version", "captures_version").get(pk=seated.round_id)
     with transaction.atomic(), django_assert_num_queries(2):
         round_ = services._lock_and_move_on(championship, *round_named)
