@@ -387,6 +387,8 @@ def check_stored(database: Database, attempted: int, acknowledged: int) -> dict:
 
 
 VERSION_SAMPLES = 15
+# The same right after the import, when 360 of the round's 1,620 have a result: reported.
+EARLY_VERSION_SAMPLES = 9
 # gunicorn's access log of the captures alone: the request's time in microseconds
 # (from the request read to the answer sent), its method, path and status.
 SERVER_TIME_FORMAT = "%(D)s %(m)s %(U)s %(s)s"
@@ -593,12 +595,17 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     if not args.only_day:
         document, pending, fragment = wjpc_document(datetime.now(UTC), args.layout)
         # A few entries of the polled heat, kept from the judges for the CPU of a new version.
-        reserved = [entry for entry in pending if int(entry[1][1:]) <= PER_HEAT][-VERSION_SAMPLES:]
-        pending = [entry for entry in pending if entry not in reserved]
+        polled = [entry for entry in pending if int(entry[1][1:]) <= PER_HEAT]
+        reserved = polled[-VERSION_SAMPLES:]
+        # And a few for a new version's CPU before the captures, with most still puzzling.
+        early = polled[-VERSION_SAMPLES - EARLY_VERSION_SAMPLES : -VERSION_SAMPLES]
+        pending = [entry for entry in pending if entry not in reserved and entry not in early]
         began = time.perf_counter()
         loaded = load_championship(env, document, workdir, judge="bench-judge")
         database.analyze()
         log(f"imported in {time.perf_counter() - began:.1f} s: {loaded.summary}")
+        early_cost = version_cost(env, early)
+        log(f"a new version's CPU mid-heat: {early_cost['median_ms']}")
 
     server = app_server(args, env, workdir, args.workers, cleanup)
     port = server.port
@@ -662,6 +669,7 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
         acknowledged = sum(c["stored"] for c in report["captures"]) + report["screen"]["stored"]
         report["stored"] = check_stored(database, report["attempted"], acknowledged)
         report["version_cost"] = version_cost(env, reserved)
+        report["version_cost_mid_heat"] = early_cost
         log(f"a new version's CPU: {report['version_cost']['median_ms']}")
         report["targets"] = targets(report)
     # After check_stored, which counts every capture of the database.

@@ -89,6 +89,12 @@ def measure(slug: str, round_key: str, heat: str, judge_username: str, entries: 
             entry__ref__in=entries,
         ).values_list("entry__ref", flat=True)
     )
+    # How much of the round has a result when the samples begin: the more, the dearer a ranking.
+    results_in = (
+        Result.objects.filter(round__championship__slug=slug, round__key=round_key)
+        .exclude(outcome="")
+        .count()
+    )
     request = RequestFactory().get(
         f"/{slug}/results/{round_key}/?heat={heat}", HTTP_HX_REQUEST="true"
     )
@@ -122,6 +128,10 @@ def measure(slug: str, round_key: str, heat: str, judge_username: str, entries: 
     reference = statistics.median(minimal)
     return {
         "samples": len(waiting),
+        "results_in": results_in,
+        "round_size": Result.objects.filter(
+            round__championship__slug=slug, round__key=round_key
+        ).count(),
         "median_ms": median,
         "new_version_ms": new_version,
         "new_api_version_ms": median["rank"] + median["api"],
