@@ -353,11 +353,15 @@ def crowd_through_proxy(args, wrk, proxy, fragment, api, htmx, gzip, judge, judg
     return {"clients": args.crowd, "captures": captures, **summaries}
 
 
-def check_stored(database: Database, attempted: int, acknowledged: int) -> dict:
+def check_stored(
+    database: Database, attempted: int, acknowledged: int, *, stored_before: int = 0
+) -> dict:
     """Return what the database holds once the server is done: one capture per tap at most.
 
     A capture whose answer did not come within the client's timeout may still be
     stored by the server: stored lies between the acknowledged and the attempted.
+    ``stored_before`` captures were in the database before the judges began (the
+    CPU of a new version measured before them stores its own).
     """
 
     def count(conn, sql):
@@ -366,7 +370,7 @@ def check_stored(database: Database, attempted: int, acknowledged: int) -> dict:
     with database.connect(autocommit=True) as conn:
         stored, stable_since, deadline = -1, time.monotonic(), time.monotonic() + 120
         while time.monotonic() < deadline:
-            now = count(conn, "SELECT count(*) FROM judging_capture")
+            now = count(conn, "SELECT count(*) FROM judging_capture") - stored_before
             if now != stored:
                 stored, stable_since = now, time.monotonic()
             elif time.monotonic() - stable_since > 3:
@@ -667,7 +671,9 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
         )
         # The screen's captures are stored too.
         acknowledged = sum(c["stored"] for c in report["captures"]) + report["screen"]["stored"]
-        report["stored"] = check_stored(database, report["attempted"], acknowledged)
+        report["stored"] = check_stored(
+            database, report["attempted"], acknowledged, stored_before=early_cost["samples"]
+        )
         report["version_cost"] = version_cost(env, reserved)
         report["version_cost_mid_heat"] = early_cost
         log(f"a new version's CPU: {report['version_cost']['median_ms']}")
