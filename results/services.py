@@ -127,16 +127,19 @@ def standings_compute(
     return ranked
 
 
-def rank_outcomes(round_: Round, rows: list[ranking.Ranked], withdrawn: set) -> dict:
+def rank_outcomes(
+    round_: Round, rows: list[ranking.Ranked], withdrawn: set, kept: ranking.Kept | None = None
+) -> dict:
     """Rank a round's outcomes: each entry's place, official place, qualification and prize.
 
     Return them by ``Ranked.entry``, in standing order: the ranked entries first,
     then the withdrawn ones (never ranked: no place, no official place, no prize,
-    not qualified).
+    not qualified). ``kept``: what ranking the round's previous version kept
+    (``ranking.rank``).
     """
     rules = round_.category.championship.rules
     standings = ranking.rank(
-        [row for row in rows if row.entry not in withdrawn] if withdrawn else rows
+        [row for row in rows if row.entry not in withdrawn] if withdrawn else rows, kept
     )
     # Prizes are given once time is up in the final (rogaland: "right after time is up").
     if round_.stage == Round.Stage.FINAL and round_.state in (
@@ -340,6 +343,9 @@ INPUTS = 7
 # last ranking of the round in this process read them. A new version changes a few
 # results of a round of 1,600; building every row anew was half a ranking's CPU.
 _kept_rows: dict[int, dict[tuple, ranking.Ranked]] = {}
+# And what that ranking kept of its standings (``ranking.Kept``): the next begins where
+# its rows first differ. Changed only under the round's ranking lock (``lock_ranking``).
+_kept_standings: dict[int, ranking.Kept] = {}
 _kept_lock = threading.Lock()
 # Enough for the rounds running at once in the largest championship.
 MAX_ROUNDS_KEPT = 32
@@ -376,9 +382,20 @@ def _ranking_rows(round_id: int, stored: list[tuple]) -> list[ranking.Ranked]:
         fresh[inputs] = row
     with _kept_lock:
         if round_id not in _kept_rows and len(_kept_rows) >= MAX_ROUNDS_KEPT:
-            del _kept_rows[next(iter(_kept_rows))]
+            oldest = next(iter(_kept_rows))
+            del _kept_rows[oldest]
+            _kept_standings.pop(oldest, None)
         _kept_rows[round_id] = fresh
     return list(fresh.values())
+
+
+def _kept_ranking(round_id: int) -> ranking.Kept:
+    """Return what the last ranking of the round in this process kept (empty for its first)."""
+    with _kept_lock:
+        kept = _kept_standings.get(round_id)
+        if kept is None:
+            kept = _kept_standings[round_id] = ranking.Kept()
+        return kept
 
 
 def _rank_stored(round_: Round) -> None:
@@ -391,7 +408,7 @@ def _rank_stored(round_: Round) -> None:
     stored = _stored_rows(round_.pk)
     rows = _ranking_rows(round_.pk, stored)
     withdrawn = {values[0] for values in stored if values[INPUTS]}
-    placed = rank_outcomes(round_, rows, withdrawn)
+    placed = rank_outcomes(round_, rows, withdrawn, kept=_kept_ranking(round_.pk))
     # A stored row ends with its (place, official place, qualified, prize): compared as the
     # ranking gives them (SQLite's 0 and 1 are equal to False and True).
     changed = [

@@ -70,25 +70,57 @@ def rank_key(outcome: Outcome) -> tuple:
     return (group,)
 
 
-def rank(rows: Iterable[Ranked]) -> list[Standing]:
+class Kept:
+    """What ranking a round keeps for ranking its next version (``rank``'s ``kept``).
+
+    The rows in standing order, their standings, and after each row the
+    counters the next row's places are worked out from. A standing depends only
+    on the rows before it and its own: where the next version's rows begin the
+    same (the very same ``Ranked`` objects, in the same order), their standings
+    are these. A new finisher slower than everyone ranked so far, the usual
+    case, leaves all of them as they were.
+    """
+
+    __slots__ = ("last",)
+
+    def __init__(self):
+        # (order, standings, counters), replaced whole: one store, never seen half done.
+        self.last: tuple[list[Ranked], list[Standing], list[tuple]] = ([], [], [])
+
+
+def rank(rows: Iterable[Ranked], kept: Kept | None = None) -> list[Standing]:
     """Return the standings of a round: every row, in order, with places.
 
     Rows that are not ranked (pending, dns, dsq) come last, without a place.
     Rows with equal keys keep the order they were given in and share a place;
     the next place is skipped (1, 2, 2, 4). Official places are counted the same
     way over the official rows alone. One pass, since this runs for every new
-    version of a round of 1,600 entries.
+    version of a round of 1,600 entries; with ``kept`` (what the ranking of the
+    round's previous version kept, updated for the next) the pass begins where
+    the rows first differ from the previous version's.
     """
     # Sorting is stable: rows with equal keys keep their order.
     keyed = sorted(rows, key=attrgetter("key"))
-    standings = []
+    same = 0
+    if kept is not None:
+        previous, previous_standings, previous_counters = kept.last
+        limit = min(len(previous), len(keyed))
+        while same < limit and keyed[same] is previous[same]:
+            same += 1
+    if same:
+        standings = previous_standings[:same]
+        counters = previous_counters[:same]
+        index, place, last, official_index, official_place, last_official = counters[-1]
+    else:
+        standings, counters = [], []
+        index = official_index = 0
+        place = official_place = None
+        last = last_official = None
     append = standings.append
+    count = counters.append
     # A standing made as a tuple is, without the named tuple's own constructor.
     new = tuple.__new__
-    index = official_index = 0
-    place = official_place = None
-    last = last_official = None
-    for row in keyed:
+    for row in keyed[same:]:
         if row.outcome.kind in RANKED:
             key = row.key
             index += 1
@@ -111,7 +143,10 @@ def rank(rows: Iterable[Ranked]) -> list[Standing]:
             append(
                 new(Standing, (row.entry, row.outcome, row.official, row.heat, None, None, None))
             )
-    return standings
+        count((index, place, last, official_index, official_place, last_official))
+    if kept is not None:
+        kept.last = (keyed, standings, counters)
+    return list(standings)
 
 
 def award_prizes(
