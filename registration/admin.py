@@ -1,5 +1,6 @@
 """The admin of persons and entries, with an entry's members inline."""
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -93,9 +94,19 @@ class EntryMemberInline(ScopedTabularInline):
         return formset
 
 
+class EntryAdminForm(forms.ModelForm):
+    def clean(self):
+        cleaned = super().clean()
+        # Withdrawn by hand: now, unless the organiser gives the time.
+        if cleaned.get("status") == Entry.Status.WITHDRAWN and not cleaned.get("withdrawn_at"):
+            cleaned["withdrawn_at"] = timezone.now()
+        return cleaned
+
+
 @admin.register(Entry)
 class EntryAdmin(ScopedModelAdmin):
     championship_path = "category__championship"
+    form = EntryAdminForm
     list_display = (
         "name",
         "ref",
@@ -163,6 +174,12 @@ class EntryAdmin(ScopedModelAdmin):
             .get_queryset(request)
             .prefetch_related(Prefetch("memberships", queryset=members))
         )
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        # Withdrawn here, or back from a withdrawal: a withdrawn entry is never ranked.
+        if change and "status" in form.changed_data:
+            services.entry_status_changed(entry=obj, before=form.initial.get("status"))
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

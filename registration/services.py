@@ -254,6 +254,20 @@ def entry_withdraw(
     return _promote_waiting(category) if held_place else []
 
 
+def entry_status_changed(*, entry: Entry, before: str | None) -> None:
+    """Re-rank the entry's rounds if its status was set by hand into or out of withdrawn.
+
+    A withdrawn entry is never ranked. ``entry_withdraw`` withdraws an entry with
+    everything that goes with it; an organiser who sets the status by hand, or
+    takes a withdrawal back, changes the ranking all the same: every round the
+    entry has a result in is ranked again (``signals.entry_withdrawn``), inside the
+    change's transaction.
+    """
+    withdrawn = Entry.Status.WITHDRAWN
+    if (before == withdrawn) != (entry.status == withdrawn):
+        signals.entry_withdrawn.send(sender=Entry, entries=[entry])
+
+
 @transaction.atomic
 def category_set_capacity(*, category: Category, capacity: int | None) -> list[Entry]:
     """Change a category's capacity; confirmed entries keep their place.

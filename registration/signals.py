@@ -8,9 +8,9 @@
     re-ranks every round those entries have a result in, so that official
     places, prizes and qualification follow the members' details as they are now.
 ``entry_withdrawn``
-    Sent inside the transaction that withdrew an entry, with ``entries`` (the
-    entry, in a list). The results app re-ranks every round it has a result in:
-    a withdrawn entry is never ranked.
+    Sent inside the transaction that withdrew an entry, or took its withdrawal
+    back (the admin), with ``entries`` (the entry, in a list). The results app
+    re-ranks every round it has a result in: a withdrawn entry is never ranked.
 ``entry_page_results``
     Sent by the entrant's private page with ``entry``; a receiver answers with
     the entry's results the entrant may see (confirmed, or decided: did not

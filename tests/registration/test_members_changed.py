@@ -2,7 +2,8 @@
 
 Every path that changes a member's residence or citizenship, or an entry's
 members, after registration: the registration service, the entrant's manage
-page, the admin of persons and of entries (with its member inline). The
+page, the admin of persons and of entries (with its member inline; and an entry
+withdrawn there by hand, or taken back, loses or regains its place). The
 interchange import needs none: it recomputes every round it writes.
 """
 
@@ -223,6 +224,34 @@ def test_replacing_a_member_in_the_entry_admin_re_ranks_the_final(superuser_clie
         swede.pk
     ]
     assert_ola_is_swedish_champion(final)
+
+
+def _set_status_in_the_admin(client, entry, status):
+    url = admin_url(Entry, "change", entry.pk)
+    data = change_form_data(client.get(url))
+    data["status"] = status
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+
+
+def test_withdrawing_the_champion_in_the_entry_admin_re_ranks_the_final(superuser_client, final):
+    """Sven, the title holder, withdrawn by hand: Stina holds the title, Sven has no place."""
+    _set_status_in_the_admin(superuser_client, final.Sven, Entry.Status.WITHDRAWN)
+    # The organiser gave no time: the withdrawal is dated when it was saved.
+    assert Entry.objects.get(pk=final.Sven.pk).withdrawn_at is not None
+    assert standing(final, final.Sven) == (None, True, None, None)
+    assert standing(final, final.Ola) == (1, False, None, None)
+    assert standing(final, final.Stina) == (2, True, 1, 1)
+    # Taken back: Sven holds the title again.
+    _set_status_in_the_admin(superuser_client, final.Sven, Entry.Status.CONFIRMED)
+    assert_before(final)
+
+
+def test_a_status_change_that_is_no_withdrawal_leaves_the_places_alone(superuser_client, final):
+    version = Round.objects.get(pk=final.round.pk).version
+    _set_status_in_the_admin(superuser_client, final.Sven, Entry.Status.WAITLISTED)
+    assert_before(final)
+    assert Round.objects.get(pk=final.round.pk).version == version
 
 
 # The interchange ------------------------------------------------------------------------
