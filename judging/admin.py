@@ -61,6 +61,7 @@ class CaptureAdmin(ScopedModelAdmin):
                     "adjacent_missing",
                     "pieces_placed",
                     "pieces_remaining",
+                    "second_count",
                 )
             },
         ),
@@ -84,6 +85,7 @@ class CaptureAdmin(ScopedModelAdmin):
         "adjacent_missing",
         "pieces_placed",
         "pieces_remaining",
+        "second_count",
         "payload",
     )
 

@@ -205,7 +205,9 @@ def result_derive(
     With ``second_count`` (``Championship.second_count``) a piece count at
     time-up is not an input until a second judge counted the same
     (``agreed``), or a head judge's correction gave the count (``decided``):
-    until then the result has no pieces placed, and no place.
+    until then the result has no pieces placed, and no place. Each count
+    follows the rule it was recorded under (``Capture.second_count``): switching
+    the setting changes the counts recorded from then on, not those before.
 
     ``captures``: the entry's captures in the round, in the order received,
     when the caller knows them all (the first capture of a new result).
@@ -251,7 +253,9 @@ def result_derive(
                 if capture.pieces_placed is not None
                 else pieces - capture.pieces_remaining
             )
-            if kind == Kind.PIECES and second_count:
+            # A count recorded before counts kept their rule follows the setting.
+            asked = second_count if capture.second_count is None else capture.second_count
+            if kind == Kind.PIECES and asked:
                 counts[capture.judge_id] = placed
                 placed, count_state = _two_counts(counts)
             else:

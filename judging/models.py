@@ -87,6 +87,16 @@ class Capture(models.Model):
     pieces_placed = models.PositiveIntegerField(_("pieces placed"), null=True, blank=True)
     pieces_remaining = models.PositiveIntegerField(_("pieces remaining"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
+    second_count = models.BooleanField(
+        _("second count asked for"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "Of a piece count: whether the championship asked for a second judge's count "
+            "when it was recorded. The count keeps that rule."
+        ),
+    )
     payload = models.JSONField(_("as received"), default=dict, blank=True)
 
     objects = CaptureQuerySet.as_manager()

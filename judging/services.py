@@ -380,6 +380,8 @@ def _store(
         pieces_placed=data.pieces_placed,
         pieces_remaining=data.pieces_remaining,
         reason=data.reason.strip(),
+        # A count keeps the rule it was recorded under, whatever the setting becomes.
+        second_count=championship.second_count if data.kind == Kind.PIECES else None,
         payload={
             **kept_payload(data.kind, data.payload),
             **({"status": data.status} if data.status else {}),

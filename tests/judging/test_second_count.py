@@ -180,6 +180,41 @@ def test_with_one_judge_counting_a_count_is_final_at_once(counting):
     assert (result.count_state, result.counted_pieces) == ("single", 400)
 
 
+def _switch_second_count(ctx, on: bool) -> None:
+    Championship.objects.filter(pk=ctx["championship"].pk).update(second_count=on)
+    ctx["round"].refresh_from_db()
+    assert ctx["round"].championship.second_count is on
+
+
+def test_a_count_keeps_the_rule_it_was_recorded_under_when_the_setting_is_switched_on(counting):
+    """Counted once while one count sufficed: still final after two judges are asked for."""
+    _switch_second_count(counting, False)
+    assert record(counting, "anna", pieces_placed=400).result.count_state == "single"
+    record(counting, "bo", "finish", entry=1, at=START + timedelta(minutes=80))
+    _switch_second_count(counting, True)
+    # The entrant confirms: the result is derived anew from its captures, the count stays.
+    confirmed = record(counting, "anna", "confirm").result
+    assert (confirmed.count_state, confirmed.counted_pieces) == ("single", 400)
+    assert confirmed.confirmed_at is not None
+    assert result_of(counting).place == 2
+    assert Capture.objects.get(kind="pieces").second_count is False
+
+
+def test_a_count_awaiting_a_second_waits_on_when_the_setting_is_switched_off(counting):
+    """Recorded under two counts, it waits; a count recorded after the switch is final."""
+    record(counting, "anna", pieces_placed=400)
+    _switch_second_count(counting, False)
+    # Another capture of the entry derives its result anew: the first count still waits.
+    record(counting, "head", "warning", reason="Talked to a neighbour")
+    assert result_of(counting).count_state == "awaiting_second"
+    recounted = record(counting, "bo", pieces_placed=402).result
+    assert (recounted.count_state, recounted.counted_pieces) == ("single", 402)
+    assert list(Capture.objects.filter(kind="pieces").values_list("second_count", flat=True)) == [
+        True,
+        False,
+    ]
+
+
 def test_a_declared_finish_with_misplaced_pieces_is_counted_once(counting):
     record(counting, "anna", "finish", at=START + timedelta(minutes=80))
     result = record(counting, "anna", "incorrect", pieces_placed=490).result
