@@ -339,13 +339,11 @@ STORED = (
 )
 INPUTS = 7
 
-# The ranking's row of each result of a round, by the inputs it was built from, as the
-# last ranking of the round in this process read them. A new version changes a few
-# results of a round of 1,600; building every row anew was half a ranking's CPU.
-_kept_rows: dict[int, dict[tuple, ranking.Ranked]] = {}
-# And what that ranking kept of its standings (``ranking.Kept``): the next begins where
-# its rows first differ. Changed only under the round's ranking lock (``lock_ranking``).
-_kept_standings: dict[int, ranking.Kept] = {}
+# What the last ranking of each round in this process kept: each result's ranking row, by
+# the inputs it was built from (a new version changes a few results of a round of 1,600;
+# building every row anew was half a ranking's CPU), and its standings (``ranking.Kept``:
+# the next ranking begins where its rows first differ).
+_kept: dict[int, tuple[dict[tuple, ranking.Ranked], ranking.Kept]] = {}
 _kept_lock = threading.Lock()
 # Enough for the rounds running at once in the largest championship.
 MAX_ROUNDS_KEPT = 32
@@ -359,13 +357,16 @@ def _stored_rows(round_id: int) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _ranking_rows(round_id: int, stored: list[tuple]) -> list[ranking.Ranked]:
-    """Return the ranking's rows of ``stored``, reusing those whose inputs did not change."""
-    kept = _kept_rows.get(round_id, {})
+def _ranking_rows(round_id: int, stored: list[tuple]) -> tuple[list[ranking.Ranked], ranking.Kept]:
+    """Return the ranking's rows of ``stored``, and what the round's last ranking kept.
+
+    The rows of the results whose inputs did not change are those of the last ranking.
+    """
+    kept_rows, kept_standings = _kept.get(round_id) or ({}, ranking.Kept())
     fresh = {}
     for values in stored:
         inputs = values[:INPUTS]
-        row = kept.get(inputs)
+        row = kept_rows.get(inputs)
         if row is None:
             pk, heat_id, outcome, final_ms, penalty_ms, counted_pieces, official = inputs
             row = ranking.Ranked(
@@ -381,21 +382,10 @@ def _ranking_rows(round_id: int, stored: list[tuple]) -> list[ranking.Ranked]:
             )
         fresh[inputs] = row
     with _kept_lock:
-        if round_id not in _kept_rows and len(_kept_rows) >= MAX_ROUNDS_KEPT:
-            oldest = next(iter(_kept_rows))
-            del _kept_rows[oldest]
-            _kept_standings.pop(oldest, None)
-        _kept_rows[round_id] = fresh
-    return list(fresh.values())
-
-
-def _kept_ranking(round_id: int) -> ranking.Kept:
-    """Return what the last ranking of the round in this process kept (empty for its first)."""
-    with _kept_lock:
-        kept = _kept_standings.get(round_id)
-        if kept is None:
-            kept = _kept_standings[round_id] = ranking.Kept()
-        return kept
+        if round_id not in _kept and len(_kept) >= MAX_ROUNDS_KEPT:
+            del _kept[next(iter(_kept))]
+        _kept[round_id] = (fresh, kept_standings)
+    return list(fresh.values()), kept_standings
 
 
 def _rank_stored(round_: Round) -> None:
@@ -406,9 +396,9 @@ def _rank_stored(round_: Round) -> None:
     of a busy round's standings.
     """
     stored = _stored_rows(round_.pk)
-    rows = _ranking_rows(round_.pk, stored)
+    rows, kept = _ranking_rows(round_.pk, stored)
     withdrawn = {values[0] for values in stored if values[INPUTS]}
-    placed = rank_outcomes(round_, rows, withdrawn, kept=_kept_ranking(round_.pk))
+    placed = rank_outcomes(round_, rows, withdrawn, kept)
     # A stored row ends with its (place, official place, qualified, prize): compared as the
     # ranking gives them (SQLite's 0 and 1 are equal to False and True).
     changed = [

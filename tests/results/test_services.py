@@ -345,6 +345,31 @@ def test_the_lazy_ranking_reuses_only_the_rows_whose_outcome_did_not_change(
     assert built == [slowest.pk]
 
 
+def test_the_lazy_ranking_keeps_the_standings_ahead_of_the_first_changed_row(
+    championship, individual, final, monkeypatch
+):
+    from championship.rules import ranking
+
+    build_round(championship, individual, final, 6)
+    standings_recompute(round_=final)
+    slowest = Result.objects.filter(round=final).order_by("-time_ms").first()
+    capture_like(final, slowest, time_ms=slowest.time_ms + seconds(0, 10))
+    assert standings_ensure(final) is True
+    made = []
+    real = ranking.rank
+    monkeypatch.setattr(
+        ranking,
+        "rank",
+        lambda rows, kept=None: made.append((kept.last[1], real(rows, kept))) or made[-1][1],
+    )
+    # The slowest slower still: the five ahead of it keep the standings the last ranking made.
+    capture_like(final, slowest, time_ms=slowest.time_ms + seconds(0, 20))
+    assert standings_ensure(final) is True
+    ((before, after),) = made
+    assert len(after) == 6 and all(a is b for a, b in zip(after[:5], before[:5], strict=True))
+    assert [standing.place for standing in after] == [1, 2, 3, 4, 5, 6]
+
+
 def test_ranking_every_round_behind_ranks_only_those(championship, individual, final):
     build_round(championship, individual, final, 3)
     standings_recompute(round_=final)
