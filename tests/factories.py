@@ -75,6 +75,20 @@ def heat(round_: Round, *, key: str = "a", **kwargs) -> Heat:
     return Heat.objects.create(round=round_, key=key, **kwargs)
 
 
+def started_heat(round_: Round, *, started_at: datetime) -> Heat:
+    """Seat ``round_`` and start it as the control room does; return its one heat.
+
+    The heat's start is set to ``started_at`` (in the past, so that judges can record).
+    """
+    from control import rounds
+
+    rounds.round_seat(round_=round_)
+    (started,) = rounds.round_start(round_=round_)
+    started.started_at = started_at
+    started.save()
+    return started
+
+
 def table(championship: Championship, *, number: int | None = None, **kwargs) -> Table:
     if number is None:
         last = championship.tables.order_by("-number").values_list("number", flat=True).first()

@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from championship.models import ChampionshipRole
 from championship.services import tables_create
-from control import rounds
 from judging.capture_kinds import CaptureConflict, CaptureInput
 from judging.models import Capture
 from judging.services import capture_record
@@ -27,10 +26,7 @@ def running(db):
     round_ = individual.rounds.get()
     tables_create(championship=championship, count=2)
     entry = factories.entry(individual)
-    rounds.round_seat(round_=round_)
-    (heat,) = rounds.round_start(round_=round_)
-    heat.started_at = timezone.now() - timedelta(minutes=40)
-    heat.save()
+    factories.started_heat(round_, started_at=timezone.now() - timedelta(minutes=40))
     judges = [factories.role(championship, ChampionshipRole.Role.JUDGE) for _ in range(2)]
     return round_, entry, judges
 

@@ -11,7 +11,6 @@ from rest_framework.test import APIClient
 
 from championship.models import ChampionshipRole
 from championship.services import tables_create
-from control import rounds
 from judging.models import Capture
 from tests import factories
 
@@ -31,10 +30,7 @@ def test_a_captures_statements_are_prepared_from_their_second_run(db):
     round_ = individual.rounds.get()
     tables_create(championship=championship, count=4)
     entries = [factories.entry(individual) for _ in range(4)]
-    rounds.round_seat(round_=round_)
-    (heat,) = rounds.round_start(round_=round_)
-    heat.started_at = timezone.now() - timedelta(minutes=40)
-    heat.save()
+    factories.started_heat(round_, started_at=timezone.now() - timedelta(minutes=40))
     judge = factories.role(championship, ChampionshipRole.Role.JUDGE)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=judge).key}")

@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
-from control import rounds
 from judging import services as judging_services
 from judging.capture_kinds import CaptureInput
 from judging.services import capture_record
@@ -30,10 +29,7 @@ def running(db):
     round_ = individual.rounds.get()
     tables_create(championship=championship, count=ENTRIES)
     entries = [factories.entry(individual) for _ in range(ENTRIES)]
-    rounds.round_seat(round_=round_)
-    (heat,) = rounds.round_start(round_=round_)
-    heat.started_at = timezone.now() - timedelta(minutes=40)
-    heat.save()
+    factories.started_heat(round_, started_at=timezone.now() - timedelta(minutes=40))
     judges = [factories.role(championship, ChampionshipRole.Role.JUDGE) for _ in range(2)]
     return round_, entries, judges
 

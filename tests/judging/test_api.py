@@ -11,7 +11,6 @@ from rest_framework.test import APIClient
 
 from championship.models import ChampionshipRole
 from championship.services import tables_create
-from control import rounds
 from judging.models import Capture
 from tests import factories
 
@@ -25,10 +24,7 @@ def running(db):
     round_ = individual.rounds.get()
     tables_create(championship=championship, count=3)
     entries = [factories.entry(individual) for _ in range(2)]
-    rounds.round_seat(round_=round_)
-    (heat,) = rounds.round_start(round_=round_)
-    heat.started_at = timezone.now() - timedelta(minutes=45)
-    heat.save()
+    factories.started_heat(round_, started_at=timezone.now() - timedelta(minutes=45))
     return championship, round_, entries
 
 

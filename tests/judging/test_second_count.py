@@ -11,7 +11,6 @@ from rest_framework.test import APIClient
 
 from championship.models import Championship, ChampionshipRole
 from championship.services import tables_create
-from control import rounds
 from judging import dashboard, selectors
 from judging.capture_kinds import CaptureConflict, CaptureInput
 from judging.models import Capture
@@ -42,10 +41,7 @@ def counting(db):
         )
         for _ in range(3)
     ]
-    rounds.round_seat(round_=round_)
-    (heat,) = rounds.round_start(round_=round_)
-    heat.started_at = START
-    heat.save()
+    heat = factories.started_heat(round_, started_at=START)
     return {
         "championship": championship,
         "round": round_,

@@ -9,7 +9,6 @@ from django.core.exceptions import ValidationError
 
 from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
-from control import rounds
 from judging import services as judging_services
 from judging.capture_kinds import CaptureConflict, CaptureForbidden, CaptureInput
 from judging.models import Capture
@@ -43,10 +42,7 @@ def running(request):
         # Checked in: sm seats only the checked-in.
         entries.append(factories.entry(individual, members=[person], checked_in_at=START))
     # Seeding (no prior rankings: registration order) is the order every preset allows.
-    rounds.round_seat(round_=round_)
-    (heat,) = rounds.round_start(round_=round_)
-    heat.started_at = START
-    heat.save()
+    heat = factories.started_heat(round_, started_at=START)
     judge = factories.role(championship, ChampionshipRole.Role.JUDGE)
     other = factories.role(championship, ChampionshipRole.Role.JUDGE)
     head = factories.role(championship, ChampionshipRole.Role.HEAD_JUDGE)
