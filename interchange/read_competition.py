@@ -13,6 +13,7 @@ from datetime import tzinfo
 from typing import Any
 
 from championship import rulesets
+from championship.l10n import format_duration
 from championship.models import Round
 from championship.rules import identity, timing
 from championship.rules.advancement import Advance, AdvancementError
@@ -352,7 +353,9 @@ def _read_heat(
                 f'entry "{ref}" already has a result in this round ({with_result[ref]})',
             )
         with_result[ref] = result_path
-        heat.results.append((ref, _read_result(result_raw, result_path, scope, limit_minutes)))
+        heat.results.append(
+            (ref, _read_result(result_raw, result_path, scope, limit_minutes, heat))
+        )
     return heat
 
 
@@ -383,12 +386,15 @@ def _adjacent(raw: dict, path: str, missing_lost: int, version: int) -> int:
     return value
 
 
-def _read_result(raw: dict, path: str, scope: _Scope, limit_minutes: int) -> dict:
+def _read_result(raw: dict, path: str, scope: _Scope, limit_minutes: int, heat: _Heat) -> dict:
     """Check a result's inputs and confirmation; its computed fields are ignored.
 
-    A finished result timed after the round's time limit is refused: "TIME"
-    after the limit is not a completion, and such an entry is ranked by its
-    counted pieces (status ``unfinished`` with ``pieces_placed``).
+    "TIME" after the round's time limit, or after time was called in the heat
+    (its ``ended_at``; ``timing.time_allowed_ms``, the check a judge's tap
+    meets), is not a completion: such a result is ranked by its counted pieces,
+    and one without them is refused (give status ``unfinished`` and
+    ``pieces_placed``). A published list may count every piece of a puzzle
+    completed after the final signal.
     """
     pieces = scope.pieces
     status = raw["status"]
@@ -416,14 +422,21 @@ def _read_result(raw: dict, path: str, scope: _Scope, limit_minutes: int) -> dic
             f"{path}.missing_lost",
             f"missing_found + missing_lost is {missing}, more than the puzzle's {pieces} pieces",
         )
-    if status == Result.Status.FINISHED and not timing.within_limit(
-        fields["time_ms"], limit_minutes * 60_000
+    limit_ms = limit_minutes * 60_000
+    called = timing.called_ms(heat.started_at, heat.ended_at)
+    if (
+        status == Result.Status.FINISHED
+        and fields["pieces_placed"] is None
+        and not timing.within_limit(fields["time_ms"], timing.time_allowed_ms(limit_ms, called))
     ):
+        if timing.within_limit(fields["time_ms"], limit_ms):
+            after = f"after time was called in this heat, {format_duration(called)} after its start"
+        else:
+            after = f"after the round's time limit of {limit_minutes} minutes"
         raise InterchangeError(
             f"{path}.time",
-            f"{raw.get('time')} is after the round's time limit of {limit_minutes} minutes: "
-            'a finish after the limit is not a completion (give status "unfinished" '
-            "and the pieces placed)",
+            f"{raw.get('time')} is {after}: a finish after time is up is not a completion "
+            '(give status "unfinished" and the pieces placed)',
         )
     try:
         timing.validate(timing.Attempt(**fields), pieces, scope.rules.counted_cluster_min_pieces)

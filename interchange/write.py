@@ -114,6 +114,9 @@ def _write_entries(
 ) -> tuple[list[Category], dict[str, int]]:
     """Create the categories, entries and members; return the categories and entry pks by id."""
     now = timezone.now().replace(microsecond=0)
+    # An entry without its registration time registered before the start at the latest:
+    # an archive's entries are not stamped with a time its next import would refuse.
+    registered_by = min(now, championship.starts_at)
     persons = dict(championship.persons.values_list("ref", "pk"))
     categories = []
     entries = []
@@ -124,7 +127,7 @@ def _write_entries(
         categories.append(category)
         for entry in competition.entries:
             fields = dict(entry.fields)
-            registered_at = fields.pop("registered_at") or now
+            registered_at = fields.pop("registered_at") or registered_by
             status = fields["status"]
             entries.append(
                 Entry(

@@ -142,6 +142,8 @@ class SeatAtTable:
             "heatStateLabel": str(heat.get_state_display()),
             "startMs": epoch_ms(self.start),
             "limitMs": heat.round.time_limit_ms,
+            # When the organiser called time, after the heat's start (None: not yet).
+            "calledMs": heat.time_called_ms,
             "timeUpMs": epoch_ms(self.seat.time_up_at),
             "step": self.step,
             "countState": result.count_state if result is not None else "",
@@ -251,7 +253,7 @@ def table_screen(
     finishes, counts = {}, {}
     for capture in (
         Capture.objects.filter(
-            kind__in=(Capture.Kind.FINISH, Capture.Kind.PIECES),
+            kind__in=(Capture.Kind.FINISH, Capture.Kind.PIECES, Capture.Kind.INCORRECT),
             entry__in=[s.entry_id for s in current],
             round__in={s.round_id for s in current},
         )

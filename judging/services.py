@@ -29,6 +29,7 @@ from championship.permissions import has_role
 from championship.rules import timing
 from judging.capture_kinds import (
     CAPTURE_FIELDS,
+    COUNT_KINDS,
     FUTURE_TOLERANCE,
     HEAD_JUDGE_KINDS,
     JUDGE_KINDS,
@@ -101,6 +102,10 @@ def attempt_error_message(error: timing.AttemptError, *, pieces: int, rules) -> 
         "adjacent_alone": _("Adjacent pieces are two or more side by side: give 0 or at least 2."),
         "pieces_out_of_range": _("More pieces missing than the puzzle has."),
         "before_recorded_time": _("The last piece cannot come before the time."),
+        "last_piece_not_missing": _(
+            "A last piece is a piece missing at TIME that turned up: give at least one piece "
+            "missing and found later."
+        ),
         "negative": _("Cannot be negative."),
         "time_required": _("A finish needs a time."),
     }
@@ -138,7 +143,8 @@ def _check_counts(data: CaptureInput, pieces: int, rules) -> None:
         ),
     )
     try:
-        timing.validate(attempt, pieces, rules.counted_cluster_min_pieces)
+        # A judge's count at time-up is of a puzzle not completed: at most every piece but one.
+        timing.validate(attempt, pieces, rules.counted_cluster_min_pieces, judge_count=counting)
     except timing.AttemptError as error:
         raise ValidationError(attempt_error_message(error, pieces=pieces, rules=rules)) from None
 
@@ -381,7 +387,7 @@ def _store(
         pieces_remaining=data.pieces_remaining,
         reason=data.reason.strip(),
         # A count keeps the rule it was recorded under, whatever the setting becomes.
-        second_count=championship.second_count if data.kind == Kind.PIECES else None,
+        second_count=championship.second_count if data.kind in COUNT_KINDS else None,
         payload={
             **kept_payload(data.kind, data.payload),
             **({"status": data.status} if data.status else {}),
@@ -404,7 +410,7 @@ def _store(
         captures=[capture] if alone else None,
     )
     try:
-        outcome_derive(result, rules, pieces, limit_ms=limit)
+        outcome_derive(result, rules, pieces, limit_ms=limit, called_ms=heat.time_called_ms)
     except timing.AttemptError as error:
         # The capture is rolled back with the transaction.
         message = attempt_error_message(error, pieces=pieces, rules=rules)

@@ -128,6 +128,10 @@ def phone_strings() -> dict:
                 "Adjacent pieces are two or more side by side: give 0 or at least 2."
             ),
             "pieces_out_of_range": _("More pieces missing than the puzzle has."),
+            "last_piece_not_missing": _(
+                "A last piece is a piece missing at TIME that turned up: give at least one "
+                "piece missing and found later."
+            ),
             "other": _("These counts cannot be right: check them."),
         },
         # Counted by the pieces placed: "placed" agrees with them in Swedish.

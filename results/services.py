@@ -70,13 +70,24 @@ def stored_outcome(result: Result) -> timing.Outcome:
     )
 
 
-def outcome_derive(result: Result, rules, pieces: int, *, limit_ms: int) -> timing.Outcome:
+def outcome_derive(
+    result: Result, rules, pieces: int, *, limit_ms: int, called_ms: int | None
+) -> timing.Outcome:
     """Set a result's outcome, penalty, final time and counted pieces from its inputs.
 
-    ``limit_ms`` is the round's time limit (``Round.time_limit_ms``). Raise
-    ``timing.AttemptError`` for inputs that cannot be true.
+    ``limit_ms`` is the round's time limit (``Round.time_limit_ms``), ``called_ms``
+    when time was called in the result's heat (``Heat.time_called_ms``): "TIME"
+    after either is not a completion. Raise ``timing.AttemptError`` for inputs
+    that cannot be true. An entry that is a walk-over (``Entry.walkover_at``) is
+    disqualified, whatever its inputs.
     """
-    decided = timing.outcome(attempt_of(result), rules, pieces, time_limit_ms=limit_ms)
+    decided = timing.outcome(
+        attempt_of(result), rules, pieces, time_limit_ms=limit_ms, time_called_ms=called_ms
+    )
+    if result.entry.walkover_at is not None:
+        # A walk-over is a disqualification, in every round of the category (sm): listed
+        # without a place, whatever was recorded.
+        decided = timing.Outcome(timing.DSQ)
     result.outcome = "" if decided.kind == timing.PENDING else decided.kind
     result.penalty_ms = decided.penalty_ms
     result.final_ms = decided.final_ms
@@ -105,7 +116,9 @@ def standings_compute(
     for result in results:
         result.official = entry_is_official(result.entry, rules, kind)
         try:
-            decided = outcome_derive(result, rules, total, limit_ms=limit)
+            decided = outcome_derive(
+                result, rules, total, limit_ms=limit, called_ms=result.heat.time_called_ms
+            )
         except timing.AttemptError as error:
             # Inputs stored before a rule tightened: keep what they came to then,
             # rather than fail every page that shows the round.

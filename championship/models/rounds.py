@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from championship import bounds
 from championship.models.championship import Category, Championship, new_token
+from championship.rules import timing
 
 
 class Round(models.Model):
@@ -285,6 +286,11 @@ class Heat(models.Model):
         bounds.clean_fields(self, exclude, super().clean_fields, bounds.heat_errors)
 
     @property
+    def time_called_ms(self) -> int | None:
+        """Return when the organiser called time, after the heat's start (``None``: not yet)."""
+        return timing.called_ms(self.started_at, self.ended_at)
+
+    @property
     def label(self) -> str:
         """Return the heat as people call it: its name, or “Heat A” (its key in capitals)."""
         return self.name or gettext("Heat %(key)s") % {"key": self.key.upper()}
@@ -407,10 +413,8 @@ class Seat(models.Model):
         if start is None:
             return None
         heat = self.heat
-        limit = timedelta(milliseconds=heat.round.time_limit_ms)
-        if heat.ended_at is not None:
-            limit = min(limit, heat.ended_at - heat.started_at)
-        return start + limit
+        allowed = timing.time_allowed_ms(heat.round.time_limit_ms, heat.time_called_ms)
+        return start + timedelta(milliseconds=allowed)
 
     @classmethod
     def from_db(cls, db, field_names, values):

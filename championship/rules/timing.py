@@ -13,6 +13,13 @@ time limit
     the limit with the start). "TIME" at or before the limit, in whole seconds,
     completes the puzzle; "TIME" after it does not: the entry is ranked by its
     counted pieces, like every entry that did not finish.
+time called
+    When the organiser calls time before the limit, the heat's time is over at
+    that moment: the entry's time allowed is the shorter of the limit and the
+    time from the heat's start to the call (an own start keeps its delay: the
+    entry has as long from its own start). "TIME" after it is not a completion
+    either, whether a judge taps it or an imported document holds it
+    (``time_allowed_ms``: the one check the phone, the API and the import apply).
 recorded time
     The judge's time, before penalties, in milliseconds.
 penalty
@@ -25,6 +32,11 @@ final time
     with the last piece missing and the judge records the time of the
     second-to-last piece; when the last piece is placed within the search window
     (10 s) the actual finish stands, after it the recorded time plus the penalty.
+last piece
+    A missing piece that turned up: it counts among the pieces missing at "TIME"
+    and found later, and is charged as one (rogaland 5 s; dm 10 s unless placed
+    within the window, which waives that one piece and no other). A last-piece
+    time with no piece missing and found later is a contradiction, refused.
 invalid
     Too many missing pieces (sm, dm: more than 10). sm has no "found later" (no
     change after "TIME"): every piece missing at "TIME" counts; dm counts the
@@ -32,8 +44,11 @@ invalid
 counted pieces
     For an entry that did not complete the puzzle: correctly placed pieces, in
     clusters of at least three; given as placed, or as total minus the pieces
-    remaining. Plausible counts are 0 and from the cluster size up to total - 1
-    (every piece only for a puzzle declared complete after the time limit).
+    remaining. A judge's count at time-up is 0 or from the cluster size up to
+    total - 1 (``judge_count``): a complete puzzle is a finish. A result may
+    still carry every piece: a puzzle completed after the final signal, as
+    published result lists show it (WJPC 2024: "500" in 500-piece rounds),
+    ranked first among those that did not finish.
 not completed
     "TIME" after the limit, or "TIME" with pieces placed wrongly (every preset):
     ranked among the unfinished by the counted pieces, with no place until they
@@ -133,6 +148,28 @@ def within_limit(time_ms: int, time_limit_ms: int | None) -> bool:
     return time_limit_ms is None or truncate_to_second(time_ms) <= time_limit_ms
 
 
+def time_allowed_ms(time_limit_ms: int | None, time_called_ms: int | None = None) -> int | None:
+    """Return how long an attempt may run, from the entry's own start, in milliseconds.
+
+    The round's time limit, or less where the organiser called time early: the
+    heat's time is over at ``time_called_ms`` after the heat's start. An entry
+    with a later start of its own keeps its delay (it has as long from its own
+    start). ``None``: no limit and no call.
+    """
+    if time_called_ms is None:
+        return time_limit_ms
+    if time_limit_ms is None:
+        return time_called_ms
+    return min(time_limit_ms, time_called_ms)
+
+
+def called_ms(heat_started_at: datetime | None, heat_ended_at: datetime | None) -> int | None:
+    """Return when time was called in a heat, in milliseconds after its start (None: not yet)."""
+    if heat_started_at is None or heat_ended_at is None:
+        return None
+    return elapsed_ms(heat_ended_at, heat_started_at)
+
+
 def adjacent_count(value: int | bool, missing_lost: int) -> int:
     """Return the adjacent lost pieces from a count, or from a yes/no of an earlier format.
 
@@ -182,25 +219,36 @@ def is_invalid(attempt: Attempt, rules: Ruleset) -> bool:
 def plausible_count(counted: int, total: int, cluster_min: int, *, whole: bool = False) -> bool:
     """Return whether ``counted`` correctly placed pieces can be true of a puzzle not completed.
 
-    Pieces count in clusters of at least ``cluster_min`` (3), and an unfinished
-    puzzle has at least one piece that does not count: 0, or from ``cluster_min``
-    to ``total`` - 1. Only a puzzle declared complete after the time limit
-    (``whole``) may count every piece.
+    Pieces count in clusters of at least ``cluster_min`` (3): 0, or from
+    ``cluster_min`` up. A judge's count at time-up stops at ``total`` - 1 (a
+    complete puzzle is a finish); with ``whole``, a result may count every
+    piece: a puzzle completed after the final signal (``may_count_whole``).
     """
     most = total if whole else total - 1
     return counted == 0 or cluster_min <= counted <= most
 
 
-def may_count_whole(attempt: Attempt) -> bool:
-    """Return whether every piece may count: "TIME" without misplaced pieces (after the limit)."""
-    return attempt.status == FINISHED and not attempt.incorrect
+def may_count_whole(attempt: Attempt, *, judge_count: bool = False) -> bool:
+    """Return whether a result may count every piece of the puzzle.
+
+    A puzzle completed after the final signal (the time limit, or time called)
+    is not a completion, and is ranked by its pieces: all of them, first among
+    those that did not finish. Published result lists show it so (WJPC 2024:
+    "500" in a 500-piece round), whether the judges recorded a late "TIME" or
+    the count. Never for a judge's count at time-up (``judge_count``), nor for a
+    puzzle with misplaced pieces (they do not count).
+    """
+    return not judge_count and not attempt.incorrect
 
 
-def counted_pieces(attempt: Attempt, total: int, cluster_min: int = 3) -> int | None:
+def counted_pieces(
+    attempt: Attempt, total: int, cluster_min: int = 3, *, judge_count: bool = False
+) -> int | None:
     """Return the correctly placed pieces, as placed or as total minus remaining.
 
     Return ``None`` when neither was recorded yet; raise ``AttemptError`` for a
-    count that cannot be true (see ``plausible_count``).
+    count that cannot be true (see ``plausible_count``). ``judge_count``: the
+    count is a judge's at time-up, which stops at ``total`` - 1.
     """
     if attempt.pieces_placed is not None:
         counted = attempt.pieces_placed
@@ -210,18 +258,24 @@ def counted_pieces(attempt: Attempt, total: int, cluster_min: int = 3) -> int | 
         field = "pieces_remaining"
     else:
         return None
-    if not plausible_count(counted, total, cluster_min, whole=may_count_whole(attempt)):
+    whole = may_count_whole(attempt, judge_count=judge_count)
+    if not plausible_count(counted, total, cluster_min, whole=whole):
         shown = counted if field == "pieces_placed" else attempt.pieces_remaining
         if field == "pieces_placed":
-            bounds = f"0, or from {cluster_min} to {total - 1}"
+            bounds = f"0, or from {cluster_min} to {total if whole else total - 1}"
         else:
-            bounds = f"{total}, or from 1 to {total - cluster_min}"
+            bounds = f"{total}, or from {0 if whole else 1} to {total - cluster_min}"
         raise AttemptError(field, "pieces_implausible", f"must be {bounds}, not {shown}")
     return counted
 
 
-def validate(attempt: Attempt, total: int, cluster_min: int = 3) -> None:
-    """Raise ``AttemptError`` for inputs that cannot be true of any attempt."""
+def validate(
+    attempt: Attempt, total: int, cluster_min: int = 3, *, judge_count: bool = False
+) -> None:
+    """Raise ``AttemptError`` for inputs that cannot be true of any attempt.
+
+    ``judge_count``: the pieces are a judge's count at time-up (at most total - 1).
+    """
     if attempt.status not in STATUSES:
         raise AttemptError("status", "unknown_status", f'unknown status "{attempt.status}"')
     for field in ("missing_found", "missing_lost", "adjacent_missing"):
@@ -256,25 +310,41 @@ def validate(attempt: Attempt, total: int, cluster_min: int = 3) -> None:
         raise AttemptError(
             "last_piece_ms", "before_recorded_time", "the last piece cannot come before the time"
         )
+    if attempt.last_piece_ms is not None and attempt.missing_found == 0:
+        # A last piece is a missing piece that turned up: it is charged as one found later.
+        raise AttemptError(
+            "last_piece_ms",
+            "last_piece_not_missing",
+            "a last piece was placed after TIME, but no piece was missing at TIME and found "
+            "later (missing_found is 0)",
+        )
     if attempt.pieces_remaining is not None and not 0 <= attempt.pieces_remaining <= total:
         raise AttemptError(
             "pieces_remaining",
             "pieces_out_of_range",
             f"must be between 0 and {total}, not {attempt.pieces_remaining}",
         )
-    counted_pieces(attempt, total, cluster_min)
+    counted_pieces(attempt, total, cluster_min, judge_count=judge_count)
 
 
 def outcome(
-    attempt: Attempt, rules: Ruleset, total: int, *, time_limit_ms: int | None = None
+    attempt: Attempt,
+    rules: Ruleset,
+    total: int,
+    *,
+    time_limit_ms: int | None = None,
+    time_called_ms: int | None = None,
+    judge_count: bool = False,
 ) -> Outcome:
     """Return what ``attempt`` comes to under ``rules`` for a puzzle of ``total`` pieces.
 
     ``time_limit_ms`` is the round's time limit, from the entry's own start
-    (``None``: no limit is checked).
+    (``None``: no limit is checked); ``time_called_ms``, when the organiser
+    called time in the entry's heat, after the heat's start (``time_allowed_ms``);
+    ``judge_count``: the pieces are a judge's count at time-up (``validate``).
     """
     cluster_min = rules.counted_cluster_min_pieces
-    validate(attempt, total, cluster_min)
+    validate(attempt, total, cluster_min, judge_count=judge_count)
     if attempt.status in (DNS, DSQ, PENDING):
         return Outcome(attempt.status)
     if attempt.status == UNFINISHED:
@@ -282,8 +352,9 @@ def outcome(
     if attempt.incorrect and rules.misplaced_finish_is_unfinished:
         # "TIME" with misplaced pieces is not a completed puzzle.
         return _unfinished(attempt, total, cluster_min)
-    if not within_limit(attempt.time_ms, time_limit_ms):
-        # "TIME" after the limit is not a completion: ranked by the counted pieces.
+    if not within_limit(attempt.time_ms, time_allowed_ms(time_limit_ms, time_called_ms)):
+        # "TIME" after the limit, or after time was called, is not a completion: ranked
+        # by the counted pieces.
         return _unfinished(attempt, total, cluster_min)
     if is_invalid(attempt, rules):
         return Outcome(INVALID, counted_pieces=counted_pieces(attempt, total, cluster_min))

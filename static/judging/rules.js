@@ -23,7 +23,17 @@
     return limitMs === null || limitMs === undefined || truncate(timeMs) <= limitMs;
   }
 
-  // Only a puzzle declared complete after the time limit (whole) may count every piece.
+  // How long an attempt may run from the entry's own start: the limit, or less where the
+  // organiser called time early (calledMs after the heat's start; an own start keeps its delay).
+  function timeAllowed(limitMs, calledMs) {
+    const none = (value) => value === null || value === undefined;
+    if (none(calledMs)) return none(limitMs) ? null : limitMs;
+    if (none(limitMs)) return calledMs;
+    return Math.min(limitMs, calledMs);
+  }
+
+  // A judge's count at time-up stops at total - 1; a result may count every piece (whole):
+  // a puzzle completed after the final signal, as published lists show it.
   function plausibleCount(counted, total, clusterMin, whole) {
     const most = whole ? total : total - 1;
     return counted === 0 || (counted >= clusterMin && counted <= most);
@@ -49,7 +59,7 @@
   }
 
   // The correctly placed pieces: {counted} (null when not counted yet) or a failure.
-  function countedPieces(a, total, clusterMin) {
+  function countedPieces(a, total, clusterMin, judgeCount) {
     let counted;
     let field;
     if (a.pieces_placed !== null && a.pieces_placed !== undefined) {
@@ -61,12 +71,13 @@
     } else {
       return { counted: null };
     }
-    const whole = a.status === "finished" && !a.incorrect;
+    // Misplaced pieces do not count: such a puzzle never counts whole; nor does a judge's count.
+    const whole = !a.incorrect && !judgeCount;
     if (!plausibleCount(counted, total, clusterMin, whole)) return failure(field, "pieces_implausible");
     return { counted };
   }
 
-  function validate(a, total, clusterMin) {
+  function validate(a, total, clusterMin, judgeCount) {
     for (const field of ["missing_found", "missing_lost", "adjacent_missing"]) {
       if (a[field] < 0) return failure(field, "negative");
     }
@@ -80,10 +91,14 @@
     if (a.last_piece_ms !== null && a.time_ms !== null && a.last_piece_ms < a.time_ms) {
       return failure("last_piece_ms", "before_recorded_time");
     }
+    // A last piece is a missing piece that turned up: it is charged as one found later.
+    if (a.last_piece_ms !== null && a.missing_found === 0) {
+      return failure("last_piece_ms", "last_piece_not_missing");
+    }
     if (a.pieces_remaining !== null && !(a.pieces_remaining >= 0 && a.pieces_remaining <= total)) {
       return failure("pieces_remaining", "pieces_out_of_range");
     }
-    const counted = countedPieces(a, total, clusterMin);
+    const counted = countedPieces(a, total, clusterMin, judgeCount);
     return counted.error ? counted : null;
   }
 
@@ -125,16 +140,17 @@
     return result("unfinished", { counted_pieces: counted.counted });
   }
 
-  function outcome(values, rules, total, timeLimitMs) {
+  // judgeCount: the pieces are a judge's count at time-up (at most every piece but one).
+  function outcome(values, rules, total, timeLimitMs, timeCalledMs, judgeCount) {
     const a = attempt(values);
     const clusterMin = rules.counted_cluster_min_pieces;
-    const invalidInput = validate(a, total, clusterMin);
+    const invalidInput = validate(a, total, clusterMin, judgeCount);
     if (invalidInput) return invalidInput;
     if (["dns", "dsq", "pending"].includes(a.status)) return result(a.status);
     if (a.status === "unfinished") return unfinished(a, total, clusterMin);
-    // TIME with misplaced pieces, or after the limit, is not a completed puzzle.
+    // TIME with misplaced pieces, after the limit or after time was called, is not a completion.
     if (a.incorrect && rules.misplaced_finish_is_unfinished) return unfinished(a, total, clusterMin);
-    if (!withinLimit(a.time_ms, timeLimitMs)) return unfinished(a, total, clusterMin);
+    if (!withinLimit(a.time_ms, timeAllowed(timeLimitMs, timeCalledMs))) return unfinished(a, total, clusterMin);
     if (isInvalid(a, rules)) {
       const counted = countedPieces(a, total, clusterMin);
       return counted.error ? counted : result("invalid", { counted_pieces: counted.counted });
@@ -153,6 +169,7 @@
   root.PuzzleRules = {
     truncate,
     withinLimit,
+    timeAllowed,
     plausibleCount,
     chargedPieces,
     countedMissing,

@@ -28,14 +28,16 @@ def rules_page(chromium):
 
 def test_the_phone_applies_every_case_as_python_does(rules_page):
     answers = rules_page.evaluate(
-        """(cases) => cases.map((c) =>
-            window.PuzzleRules.outcome(c.attempt, c.rules, c.pieces, c.limit_ms))""",
+        """(cases) => cases.map((c) => window.PuzzleRules.outcome(
+            c.attempt, c.rules, c.pieces, c.limit_ms, c.called_ms, c.judge_count))""",
         [
             {
                 "attempt": case["attempt"],
                 "rules": case["rules"].as_dict(),
                 "pieces": case["pieces"],
                 "limit_ms": case["limit_ms"],
+                "called_ms": case["called_ms"],
+                "judge_count": case["judge_count"],
             }
             for case in CASES
         ],

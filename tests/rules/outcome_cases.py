@@ -53,6 +53,8 @@ def cases() -> list[dict]:
                 "rules": rules,
                 "pieces": case["pieces"],
                 "limit_ms": case["limit_minutes"] * 60_000,
+                "called_ms": ms(case.get("called")),
+                "judge_count": case.get("judge_count", False),
                 "attempt": attempt_fields(case["attempt"]),
                 "expect": expect,
             }

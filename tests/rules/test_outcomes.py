@@ -26,10 +26,24 @@ def test_outcome(case):
     expect = case["expect"]
     if "error" in expect:
         with pytest.raises(timing.AttemptError) as caught:
-            timing.outcome(attempt, case["rules"], case["pieces"], time_limit_ms=case["limit_ms"])
+            timing.outcome(
+                attempt,
+                case["rules"],
+                case["pieces"],
+                time_limit_ms=case["limit_ms"],
+                time_called_ms=case["called_ms"],
+                judge_count=case["judge_count"],
+            )
         assert caught.value.code == expect["error"]
         return
-    decided = timing.outcome(attempt, case["rules"], case["pieces"], time_limit_ms=case["limit_ms"])
+    decided = timing.outcome(
+        attempt,
+        case["rules"],
+        case["pieces"],
+        time_limit_ms=case["limit_ms"],
+        time_called_ms=case["called_ms"],
+        judge_count=case["judge_count"],
+    )
     assert {
         "kind": decided.kind,
         "final_ms": decided.final_ms,

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from championship.presets import get_preset
+from championship.rules.ranking import Ranked, rank
 from championship.rules.timing import (
     COMPLETED,
     DNS,
@@ -233,10 +234,29 @@ def test_an_unfinished_entry_not_counted_yet_has_no_outcome_yet():
         (Attempt(status=UNFINISHED, pieces_remaining=0), "pieces_implausible"),
     ],
 )
-def test_counted_pieces_are_0_or_a_cluster_up_to_all_but_one(attempt, code):
+def test_a_judges_count_is_0_or_a_cluster_up_to_all_but_one(attempt, code):
     with pytest.raises(AttemptError) as caught:
-        outcome(attempt, SM, 500)
+        outcome(attempt, SM, 500, judge_count=True)
     assert caught.value.code == code
+
+
+@pytest.mark.parametrize(
+    "attempt",
+    [Attempt(status=UNFINISHED, pieces_placed=500), Attempt(status=UNFINISHED, pieces_remaining=0)],
+    ids=["placed", "remaining"],
+)
+def test_a_published_result_may_count_every_piece_first_among_the_unfinished(attempt):
+    """WJPC 2024 publishes "500" in 500-piece rounds: a puzzle completed after the signal."""
+    whole = outcome(attempt, SM, 500)
+    assert (whole.kind, whole.counted_pieces) == (UNFINISHED, 500)
+    standings = rank(
+        [
+            Ranked("whole", whole),
+            Ranked("almost", outcome(Attempt(status=UNFINISHED, pieces_placed=499), SM, 500)),
+            Ranked("finisher", outcome(finish(ms(119)), SM, 500, time_limit_ms=ms(120))),
+        ]
+    )
+    assert [(s.entry, s.place) for s in standings] == [("finisher", 1), ("whole", 2), ("almost", 3)]
 
 
 def test_sm_time_with_misplaced_pieces_is_not_completed():
