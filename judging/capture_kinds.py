@@ -22,6 +22,9 @@ JUDGE_KINDS = {Kind.FINISH, Kind.CONFIRM, Kind.PIECES, Kind.INCORRECT}
 HEAD_JUDGE_KINDS = {Kind.CORRECTION, Kind.DNS, Kind.DSQ, Kind.WARNING}
 # Kinds that record a time or a count: the entry's result as a judge recorded it.
 RECORDING_KINDS = (Kind.FINISH, Kind.PIECES, Kind.INCORRECT)
+# Kinds that count the correctly placed pieces (with misplaced pieces: ``incorrect``); where
+# two judges count, each goes through the two-count rule (``judging.derive``).
+COUNT_KINDS = (Kind.PIECES, Kind.INCORRECT)
 RECORDED = (Result.Status.FINISHED, Result.Status.UNFINISHED)
 
 # What the phone sends for each kind of capture: what a capture keeps "as received".

@@ -154,12 +154,19 @@ def judges_counts(captures: list[Capture], pieces: int) -> list[JudgeCount]:
     """
     counts: dict[int, JudgeCount] = {}
     for capture in captures:
-        if capture.kind in (Capture.Kind.FINISH, Capture.Kind.INCORRECT) or (
-            capture.kind == Capture.Kind.CORRECTION
-            and (capture.pieces_placed is not None or capture.pieces_remaining is not None)
+        # A count with misplaced pieces is one of the two counts where it asked for them.
+        counted = capture.kind == Capture.Kind.PIECES or (
+            capture.kind == Capture.Kind.INCORRECT and capture.second_count
+        )
+        if not counted and (
+            capture.kind in (Capture.Kind.FINISH, Capture.Kind.INCORRECT)
+            or (
+                capture.kind == Capture.Kind.CORRECTION
+                and (capture.pieces_placed is not None or capture.pieces_remaining is not None)
+            )
         ):
             counts = {}
-        elif capture.kind == Capture.Kind.PIECES:
+        elif counted:
             placed = (
                 capture.pieces_placed
                 if capture.pieces_placed is not None
@@ -250,7 +257,8 @@ def _heat_board(heat: Heat, seats: list[Seat], results: dict) -> HeatBoard:
     count_states = dict.fromkeys(CountState, 0)
     for row in rows:
         status = row.result.status if row.result else Result.Status.PENDING
-        if status == Result.Status.UNFINISHED and row.result.count_state:
+        counted = status == Result.Status.UNFINISHED or (row.result and row.result.incorrect)
+        if counted and row.result.count_state:
             count_states[row.result.count_state] += 1
         if status in (Result.Status.DNS, Result.Status.DSQ):
             out += 1
@@ -307,7 +315,8 @@ def round_dashboard(round_: Round, *, now: datetime) -> Dashboard:
     captures = [
         CaptureLine(
             capture,
-            hidden=capture.kind == Capture.Kind.PIECES and capture.entry_id in awaited,
+            hidden=capture.kind in (Capture.Kind.PIECES, Capture.Kind.INCORRECT)
+            and capture.entry_id in awaited,
         )
         for capture in trail
     ]
@@ -321,7 +330,7 @@ def round_dashboard(round_: Round, *, now: datetime) -> Dashboard:
         for board in boards
         for row in board.rows
         if row.result is not None
-        and row.result.status == Result.Status.UNFINISHED
+        and (row.result.status == Result.Status.UNFINISHED or row.result.incorrect)
         and row.result.count_state == CountState.DISPUTED
     ]
     return Dashboard(

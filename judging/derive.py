@@ -9,10 +9,11 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from championship.models import Round, Seat
+from championship.models import ChampionshipRole, Round, Seat
+from championship.permissions import has_role
 from championship.rules import timing
 from judging.capture_kinds import (
-    HEAD_JUDGE_KINDS,
+    COUNT_KINDS,
     RECORDED,
     RECORDING_KINDS,
     CaptureConflict,
@@ -66,13 +67,17 @@ def check_against_result(
     """Refuse what would change a result that is no longer the judge's to change.
 
     A judge records an entry's result and shows it to the entrant, who confirms
-    it; until then the judge who recorded it may still amend it. Nobody else
-    overwrites it but a head judge, with a correction and its reason. Once the
-    entry's time is up (or the round is closed), captures still complete a
-    result (a finish tapped in time and delivered late, its missing pieces, the
-    piece count at time-up, a confirmation, a no-show) but no capture changes a
-    recorded one except a head judge's correction; and none at all once a later
-    round is seated from this one's results.
+    it; until then the judge who recorded it may still amend it, and only that
+    judge (or a head judge) has the entrant confirm it. Nobody else overwrites
+    it but a head judge, with a correction and its reason. Once the entry's
+    time is up (or the round is closed), captures still complete a result (a
+    finish tapped in time and delivered late, its missing pieces, the piece
+    count at time-up, which its judge may count again until the entrant
+    confirms it, a confirmation, a no-show) but no capture changes a recorded
+    one except a head judge's correction. Once a later round is seated from
+    this one's results, no capture of any kind changes them. Where two judges
+    count (``Championship.second_count``), a count with misplaced pieces
+    (``incorrect``) waits for the second count as a plain count does.
     """
     kind = data.kind
     recorded = result.status in RECORDED
@@ -81,7 +86,7 @@ def check_against_result(
     )
     if kind == Kind.WARNING:
         return
-    if kind in HEAD_JUDGE_KINDS and _later_round_seated(round_):
+    if kind != Kind.CONFIRM and _later_round_seated(round_):
         raise CaptureConflict(
             _("The next round is seated from this round's results: they can no longer change.")
         )
@@ -109,17 +114,20 @@ def check_against_result(
     count = result.count_state
     if kind == Kind.CONFIRM and count == CountState.AWAITING_SECOND:
         raise CaptureConflict(COUNT_AWAITED)
-    if kind in (Kind.CONFIRM, Kind.PIECES) and count == CountState.DISPUTED:
+    if (kind == Kind.CONFIRM or kind in COUNT_KINDS) and count == CountState.DISPUTED:
         raise CaptureConflict(COUNTS_DIFFER)
-    if kind == Kind.PIECES and count == CountState.AGREED:
+    if kind in COUNT_KINDS and count == CountState.AGREED:
         raise CaptureConflict(COUNT_AGREED)
     if kind == Kind.CONFIRM:
         if not recorded:
             raise ValidationError({"kind": [_("There is no time or piece count to confirm.")]})
+        _check_confirmer(result, judge, round_)
         return
     if result.status in (Result.Status.DNS, Result.Status.DSQ):
         raise CaptureConflict(_("The entry did not start or is disqualified."))
-    if kind == Kind.PIECES and count == CountState.AWAITING_SECOND:
+    if result.entry.walkover_at is not None:
+        raise CaptureConflict(_("The entry is a walk-over: it is disqualified and takes no part."))
+    if kind in COUNT_KINDS and count == CountState.AWAITING_SECOND:
         # The first judge may recount; any other judge's count is the second count.
         return
     if not recorded:
@@ -147,6 +155,33 @@ def check_against_result(
     if same_tap or kind == Kind.INCORRECT or (kind == Kind.PIECES and not has_time):
         return
     raise CaptureConflict(TIME_UP_CHANGE)
+
+
+def _check_confirmer(result: Result, judge, round_: Round) -> None:
+    """Refuse a confirmation by a judge who recorded nothing of the result.
+
+    The entrant confirms what their own judge shows them: the judge who timed or
+    counted them (either of two judges who counted the same), or a head judge.
+    An imported result has no judge of its own: any judge shows it.
+    """
+    if has_role(judge, round_.championship, ChampionshipRole.Role.HEAD_JUDGE):
+        return
+    own = Capture.objects.filter(
+        round=result.round_id, entry=result.entry_id, kind__in=RECORDING_KINDS, judge=judge.pk
+    ).exists()
+    if own:
+        return
+    recorder = _recorder(result)
+    if recorder is IMPORTED or recorder is None:
+        # No judge recorded it here (a restored championship): any judge shows it.
+        return
+    raise CaptureConflict(
+        _(
+            "%(judge)s recorded this entry's result: only they, or a head judge, have the "
+            "entrant confirm it."
+        )
+        % {"judge": recorder.judge.get_username()}
+    )
 
 
 def _baseline(result: Result) -> tuple[str, datetime | None, dict]:
@@ -253,9 +288,12 @@ def result_derive(
                 if capture.pieces_placed is not None
                 else pieces - capture.pieces_remaining
             )
-            # A count recorded before counts kept their rule follows the setting.
-            asked = second_count if capture.second_count is None else capture.second_count
-            if kind == Kind.PIECES and asked:
+            asked = capture.second_count
+            if asked is None:
+                # A count recorded before counts kept their rule follows the setting; a count
+                # with misplaced pieces was a single count then.
+                asked = second_count and kind == Kind.PIECES
+            if asked:
                 counts[capture.judge_id] = placed
                 placed, count_state = _two_counts(counts)
             else:
@@ -299,7 +337,8 @@ def result_derive(
         has_count = fields["pieces_placed"] is not None
         status = Result.Status.UNFINISHED if has_count else Result.Status.PENDING
     waiting = (CountState.AWAITING_SECOND, CountState.DISPUTED)
-    if status != Result.Status.UNFINISHED and count_state in waiting:
+    counted = status == Result.Status.UNFINISHED or fields["incorrect"]
+    if not counted and count_state in waiting:
         count_state = ""  # a finish or a no-show after all: no count waits
     result.status, result.confirmed_at = status, confirmed_at
     result.count_state = count_state

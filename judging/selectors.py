@@ -102,6 +102,9 @@ class SeatAtTable:
     step: str
     # The latest piece count at time-up, shown back only to the judge who made it.
     last_count: Capture | None = None
+    # The judges who timed or counted the entry in this heat: one of them, or a head
+    # judge, has the entrant confirm (``judging.derive``).
+    recorders: frozenset[int] = frozenset()
 
     @property
     def entry(self):
@@ -146,6 +149,8 @@ class SeatAtTable:
             "calledMs": heat.time_called_ms,
             "timeUpMs": epoch_ms(self.seat.time_up_at),
             "step": self.step,
+            # None of the judges recorded it here (imported): any judge may show it.
+            "mayConfirm": not self.recorders or user.pk in self.recorders,
             "countState": result.count_state if result is not None else "",
             "ownCount": self.own_count,
             "result": result_state(result),
@@ -250,7 +255,7 @@ def table_screen(
             entry__in=[s.entry_id for s in current], round__in={s.round_id for s in current}
         )
     }
-    finishes, counts = {}, {}
+    finishes, counts, recorders = {}, {}, {}
     for capture in (
         Capture.objects.filter(
             kind__in=(Capture.Kind.FINISH, Capture.Kind.PIECES, Capture.Kind.INCORRECT),
@@ -261,8 +266,10 @@ def table_screen(
         .order_by("received_at", "id")
     ):
         # The latest one of each kind wins.
+        key = (capture.round_id, capture.entry_id)
         latest = finishes if capture.kind == Capture.Kind.FINISH else counts
-        latest[(capture.round_id, capture.entry_id)] = capture
+        latest[key] = capture
+        recorders.setdefault(key, set()).add(capture.judge_id)
     seats = []
     for seat in current:
         key = (seat.round_id, seat.entry_id)
@@ -276,6 +283,7 @@ def table_screen(
                 finish=finishes.get(key),
                 step=step_of(seat, result, now, judge=judge, last_count=counts.get(key)),
                 last_count=counts.get(key),
+                recorders=frozenset(recorders.get(key, ())),
             )
         )
     next_heat, next_seats = None, []

@@ -138,6 +138,9 @@ def phone_strings() -> dict:
         "placedOf": counted_forms("%(count)s of %(total)s placed", "%(count)s of %(total)s placed"),
         "misplacedUnfinished": _("TIME with misplaced pieces: not completed."),
         "misplaced": _("TIME with misplaced pieces"),
+        "otherJudge": _(
+            "Recorded by another judge: they, or a head judge, have the entrant confirm it."
+        ),
         "fromServer": _("as saved"),
         "fromPhone": _("computed on this phone"),
         "timeUp": _("Time is up"),

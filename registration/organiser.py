@@ -316,7 +316,9 @@ def walkover(request, championship, pk):
     def action():
         if not form.is_valid():
             raise ValidationError([m for errors in form.errors.values() for m in errors])
-        services.entry_mark_walkover(entry=entry, reason=form.cleaned_data["reason"], undo=undo)
+        services.entry_mark_walkover(
+            entry=entry, reason=form.cleaned_data["reason"], undo=undo, by=request.user
+        )
         if undo:
             return _("The walk-over of %(name)s is taken back.") % {"name": entry.name}
         return _("%(name)s is marked as a walk-over.") % {"name": entry.name}

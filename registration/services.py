@@ -310,8 +310,9 @@ def entry_update_details(
     """Correct an entry's details and its members'; the same rules as at registration.
 
     The entry keeps its status and its place in the queue. When a member's
-    residence or citizenship changes, or a member comes or goes, the entries
-    concerned are re-ranked wherever they have a result (``members_changed``).
+    residence or citizenship changes, or a member comes or goes, or a name or a
+    consent to publication that result lists show, the entries concerned are
+    re-ranked wherever they have a result (``members_changed``).
     Consent to publication is per member, as at registration.
     """
     consents = [member.consents(publish_consent) for member in members]
@@ -347,11 +348,11 @@ def entry_update_details(
         }
         if position <= len(memberships):
             person = memberships[position - 1].person
-            before = officiality_inputs(person)
+            before = _ranked_or_shown(person)
             for attribute, value in values.items():
                 setattr(person, attribute, value)
             person.save()
-            if officiality_inputs(person) != before:
+            if _ranked_or_shown(person) != before:
                 changed.update(person.memberships.values_list("entry_id", flat=True))
         else:
             person = Person.objects.create(championship=category.championship, **values)
@@ -361,15 +362,23 @@ def entry_update_details(
         membership.delete()
         if not person.memberships.exists():
             person.delete()
+    shown = (entry.name, entry.publish_consent)
     entry.name = (name.strip() or " & ".join(m.name.strip() for m in members))[:200]
     entry.adult_name = adult_name.strip()
     entry.publish_consent = all(consents)
+    if (entry.name, entry.publish_consent) != shown:
+        changed.add(entry.pk)
     entry.contact_email = members[0].email.strip()
     if answers is not None:
         entry.answers = answers
     entry.save()
     _members_changed(Entry.objects.filter(pk__in=changed), by=by)
     return entry
+
+
+def _ranked_or_shown(person: Person) -> tuple:
+    """Return what of a person the results rank by or show: officiality, name, consent."""
+    return (officiality_inputs(person), person.name, person.publish_consent)
 
 
 def _members_changed(entries, *, by=None) -> None:
@@ -390,7 +399,8 @@ def person_update(*, person: Person, by=None, **changes) -> Person:
 
     ``changes`` are the person's fields and their new values; values already set
     on ``person`` are saved as well. When what decides the person's officiality
-    changed, every entry of the person is re-ranked wherever it has a result.
+    changed, or what result lists show of the person (name, consent to
+    publication), every entry of the person is re-ranked wherever it has a result.
     """
     unknown = set(changes) - PERSON_FIELDS
     if unknown:
@@ -399,7 +409,7 @@ def person_update(*, person: Person, by=None, **changes) -> Person:
     for name, value in changes.items():
         setattr(person, name, value)
     person.save()
-    if officiality_inputs(person) != officiality_inputs(stored):
+    if _ranked_or_shown(person) != _ranked_or_shown(stored):
         _members_changed(Entry.objects.filter(memberships__person=person).distinct(), by=by)
     return person
 
@@ -434,9 +444,17 @@ def entry_check_in(*, entry: Entry, undo: bool = False) -> Entry:
 
 
 @transaction.atomic
-def entry_mark_walkover(*, entry: Entry, reason: str, undo: bool = False) -> Entry:
-    """Mark a confirmed entry as a walk-over (no-show, no check-in in time), with a reason."""
+def entry_mark_walkover(*, entry: Entry, reason: str, undo: bool = False, by=None) -> Entry:
+    """Mark a confirmed entry as a walk-over (no-show, no check-in in time), with a reason.
+
+    A walk-over is a disqualification (sm: "anses automatiskt ha lämnat walk-over och
+    diskvalificeras därmed"): the entry is listed without a place in every round of
+    its category. Where it already has a result, only a head judge (``by``) marks it,
+    and every round it has a result in is ranked anew (``signals.entry_walkover``);
+    so is taking the walk-over back.
+    """
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    before = (entry.walkover_at, entry.walkover_reason)
     if undo:
         entry.walkover_at, entry.walkover_reason = None, ""
     else:
@@ -446,7 +464,12 @@ def entry_mark_walkover(*, entry: Entry, reason: str, undo: bool = False) -> Ent
             raise ValidationError(_("Only a confirmed entry can be marked as a walk-over."))
         entry.walkover_at = entry.walkover_at or timezone.now()
         entry.walkover_reason = reason.strip()
+    if (entry.walkover_at, entry.walkover_reason) == before:
+        return entry
     entry.save(update_fields=["walkover_at", "walkover_reason", "updated_at"])
+    signals.entry_walkover.send(
+        sender=Entry, entries=[entry], reason=entry.walkover_reason, by=by, undo=undo
+    )
     return entry
 
 

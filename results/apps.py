@@ -1,7 +1,12 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-from registration.signals import entry_page_results, entry_withdrawn, members_changed
+from registration.signals import (
+    entry_page_results,
+    entry_walkover,
+    entry_withdrawn,
+    members_changed,
+)
 
 
 class ResultsConfig(AppConfig):
@@ -18,6 +23,7 @@ class ResultsConfig(AppConfig):
         entry_withdrawn.connect(
             receivers.rerank_entries_rounds, dispatch_uid="results.rerank_withdrawn_entry_rounds"
         )
+        entry_walkover.connect(receivers.walkover_rerank, dispatch_uid="results.walkover_rerank")
         entry_page_results.connect(
             receivers.entry_page_results, dispatch_uid="results.entry_page_results"
         )

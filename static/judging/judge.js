@@ -412,7 +412,7 @@
   // Where a judge goes once their piece count is sent: with two judges counting, the
   // server's answer says whether it was the first count, or agreed with the first one.
   function afterCount(kind) {
-    return config.secondCount && kind === "pieces" ? "counted" : "review";
+    return config.secondCount && (kind === "pieces" || kind === "incorrect") ? "counted" : "review";
   }
 
   // A count of adjacent lost pieces; true/false from a queue of an earlier release: all or none.
@@ -438,7 +438,7 @@
     if (timeMs === null || timeMs === undefined) return null;
     const attempt = attemptOf(seat, timeMs);
     return {
-      decided: Rules.outcome(attempt, rules, seat.pieces, seat.limitMs),
+      decided: Rules.outcome(attempt, rules, seat.pieces, seat.limitMs, seat.calledMs),
       recorded: Rules.truncate(timeMs),
       charged: Rules.chargedPieces(attempt, rules),
       lastPieceMs: attempt.last_piece_ms,
@@ -595,7 +595,13 @@
       if (label) label.textContent = shown.label;
       const source = q(seat, "[data-review-source]");
       if (source) source.textContent = shown.source;
-      const edit = q(seat, '[data-action="edit"]');
+      // Only the judge who timed or counted the entrant (or a head judge) has them confirm.
+      const mayConfirm = config.headJudge || seat.mayConfirm !== false;
+      const confirmButton = q(seat, '[data-action="confirm"]');
+      if (confirmButton) confirmButton.hidden = !mayConfirm;
+      if (source && !mayConfirm) source.textContent = `${shown.source} · ${strings.otherJudge}`.replace(/^ · /, "");
+      // The review's own "Change" (the counted step has one of its own, earlier in the page).
+      const edit = q(seat, '[data-step-panel="review"] [data-action="edit"]');
       // Two judges' count (or the head judge's) is no longer one judge's to change.
       const settled = ["agreed", "decided"].includes(seat.countState);
       if (edit) edit.hidden = settled || !(seat.count || (seat.editable && seat.tapAt !== null));
@@ -838,7 +844,7 @@
     show(seat) {
       readCounts(seat);
       const error = q(seat, "[data-timed-error]");
-      const decided = Rules.outcome(attemptOf(seat, seat.tapAt - seat.startMs), rules, seat.pieces, seat.limitMs);
+      const decided = Rules.outcome(attemptOf(seat, seat.tapAt - seat.startMs), rules, seat.pieces, seat.limitMs, seat.calledMs);
       if (decided.error) {
         error.textContent = problemText(decided.error, seat);
         error.hidden = false;
@@ -1076,7 +1082,7 @@
   // Return whether the server's answer was taken in for this entry.
   function merge(seat, data, since) {
     // The clock is the server's alone: a start, an own start, a time-up called early.
-    for (const name of ["startMs", "limitMs", "timeUpMs", "heatState", "heatStateLabel", "statusLabel", "countState"]) {
+    for (const name of ["startMs", "limitMs", "calledMs", "timeUpMs", "mayConfirm", "heatState", "heatStateLabel", "statusLabel", "countState"]) {
       seat[name] = data[name];
     }
     // What waits on this phone, or was answered after the question was sent, is newer.

@@ -13,6 +13,7 @@ from championship.models import Championship, ChampionshipRole
 from championship.services import tables_create
 from judging import dashboard, selectors
 from judging.capture_kinds import CaptureConflict, CaptureInput
+from judging.derive import result_derive
 from judging.models import Capture
 from judging.services import capture_record
 from results.models import Result
@@ -211,10 +212,47 @@ def test_a_count_awaiting_a_second_waits_on_when_the_setting_is_switched_off(cou
     ]
 
 
-def test_a_declared_finish_with_misplaced_pieces_is_counted_once(counting):
+def test_a_count_with_misplaced_pieces_waits_for_a_second_judge_too(counting):
+    """One judge cannot set a count alone by declaring misplaced pieces."""
     record(counting, "anna", "finish", at=START + timedelta(minutes=80))
-    result = record(counting, "anna", "incorrect", pieces_placed=490).result
-    assert (result.count_state, result.counted_pieces) == ("single", 490)
+    first = record(counting, "anna", "incorrect", pieces_placed=490).result
+    assert (first.count_state, first.counted_pieces, first.outcome) == (
+        "awaiting_second",
+        None,
+        "",
+    )
+    assert (first.status, first.incorrect) == ("finished", True)
+    assert states(counting, "anna")["step"] == "counted"
+    assert states(counting, "bo")["step"] == "timeup"
+    second = record(counting, "bo", "incorrect", pieces_placed=490).result
+    assert (second.count_state, second.counted_pieces, second.outcome) == (
+        "agreed",
+        490,
+        "unfinished",
+    )
+
+
+def test_different_counts_with_misplaced_pieces_go_to_the_head_judge(counting):
+    record(counting, "anna", "finish", at=START + timedelta(minutes=80))
+    record(counting, "anna", "incorrect", pieces_placed=490)
+    disputed = record(counting, "bo", "incorrect", pieces_placed=470).result
+    assert (disputed.count_state, disputed.counted_pieces) == ("disputed", None)
+    with pytest.raises(CaptureConflict, match="head judge decides"):
+        record(counting, "anna", "incorrect", pieces_placed=490)
+    (dispute,) = dashboard.round_dashboard(counting["round"], now=TIME_UP).disputes
+    assert [count.placed for count in dispute.counts] == [490, 470]
+
+
+def test_a_count_with_misplaced_pieces_recorded_before_the_rule_stays_single(counting):
+    """A count keeps the rule it was recorded under: before, one judge's sufficed."""
+    record(counting, "anna", "finish", at=START + timedelta(minutes=80))
+    record(counting, "anna", "incorrect", pieces_placed=490)
+    captures = list(Capture.objects.filter(entry=counting["entries"][0]).order_by("received_at"))
+    for capture in captures:
+        capture.second_count = None  # as stored before counts kept their rule
+    result = Result.objects.get(entry=counting["entries"][0])
+    result_derive(result, counting["pieces"], second_count=True, captures=captures)
+    assert (result.count_state, result.pieces_placed) == ("single", 490)
 
 
 def states(ctx, judge):

@@ -210,7 +210,9 @@ def test_pieces_at_time_up_rank_an_unfinished_entry(running):
 @pytest.mark.preset("sm")
 def test_sm_time_with_misplaced_pieces_is_unfinished_with_its_count(running):
     record(running, at=at(40))
-    result = record(running, "incorrect", pieces_placed=490).result
+    record(running, "incorrect", pieces_placed=490)
+    # sm asks two judges to count: the second judge's count makes it final.
+    result = record(running, "incorrect", judge="other", pieces_placed=490).result
     assert (result.status, result.incorrect, result.outcome, result.counted_pieces) == (
         "finished",
         True,
