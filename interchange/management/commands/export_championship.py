@@ -11,7 +11,7 @@ from interchange.export import export_document
 class Command(BaseCommand):
     help = (
         "Print the championship SLUG as a JSON document in the interchange format, "
-        "version 1, with the computed result fields. The document holds personal data "
+        "version 2, with the computed result fields. The document holds personal data "
         "and the tables' QR tokens: it is for organisers only."
     )
 

@@ -16,7 +16,7 @@ from results.models import Result
 
 class Command(BaseCommand):
     help = (
-        "Load a championship from a JSON document in the interchange format, version 1 "
+        "Load a championship from a JSON document in the interchange format (versions 1 and 2) "
         "(FILE, or - for standard input). An existing slug is refused unless --replace. "
         "Invalid input is reported with its path in the document, exit code 2, and "
         "nothing is written."
