@@ -66,7 +66,11 @@ def _capture(round_: Round, result: Result, inputs: dict) -> None:
     for name, value in inputs.items():
         setattr(result, name, value)
     outcome_derive(
-        result, round_.championship.rules, round_.category.pieces, limit_ms=round_.time_limit_ms
+        result,
+        round_.championship.rules,
+        round_.category.pieces,
+        limit_ms=round_.time_limit_ms,
+        called_ms=result.heat.time_called_ms,
     )
     # Only what a capture writes: the places are the ranking's.
     result.save(update_fields=[*inputs, *OUTCOME_FIELDS])

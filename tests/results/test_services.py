@@ -250,6 +250,7 @@ def capture_like(final, result_row, **inputs):
         final.championship.rules,
         final.category.pieces,
         limit_ms=final.time_limit_ms,
+        called_ms=result_row.heat.time_called_ms,
     )
     result_row.save()
     Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
@@ -360,7 +361,9 @@ def test_the_lazy_ranking_keeps_the_standings_ahead_of_the_first_changed_row(
     monkeypatch.setattr(
         ranking,
         "rank",
-        lambda rows, kept=None: made.append((kept.last[1], real(rows, kept))) or made[-1][1],
+        lambda rows, kept=None, **rules: (
+            made.append((kept.last[1], real(rows, kept, **rules))) or made[-1][1]
+        ),
     )
     # The slowest slower still: the five ahead of it keep the standings the last ranking made.
     capture_like(final, slowest, time_ms=slowest.time_ms + seconds(0, 20))
