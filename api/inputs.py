@@ -88,8 +88,10 @@ class RoundActionInputSerializer(serializers.Serializer):
     """Options of a round action; all optional.
 
     The championship's rules limit the `seat` options: `seating_first_round`
-    `prior_ranking` and `seating_later_rounds` `previous_placement` allow only the
-    order `seeding`; `heat_split` `equal` refuses `heat_sizes`; `check_in_required`
+    `prior_ranking` (dm) and `seating_later_rounds` `previous_placement` (sm, dm)
+    allow only the order `seeding`, which is every round's default; `organiser`
+    (rogaland, sm) and null leave the order to the organiser; `heat_split` `equal`
+    refuses `heat_sizes`; `check_in_required`
     seats only checked-in entries in a category's first round, whatever
     `checked_in_only` says. A refused option is answered 400 with the reason.
     """
@@ -108,8 +110,9 @@ class RoundActionInputSerializer(serializers.Serializer):
             "seat: the seating order (default: seeding). `seeding` is the prior ranking "
             "(then registration time) in a category's first round, the placement in the "
             "previous round in a later one. Where the rules fix the order "
-            "(`seating_first_round` `prior_ranking`, `seating_later_rounds` "
-            "`previous_placement`) any other order is refused (400)."
+            "(`seating_first_round` `prior_ranking`, as dm's; `seating_later_rounds` "
+            "`previous_placement`, as sm's and dm's) any other order is refused (400); "
+            "`seating_first_round` `organiser` (rogaland, sm) takes every order."
         ),
     )
     seed = serializers.IntegerField(required=False, help_text="seat: the seed of a random order.")

@@ -124,6 +124,7 @@ class Ruleset:
     penalty_seconds_per_piece: int
     penalty_charges: str
     max_lost_pieces: int | None
+    invalid_attempts_placed: bool
     pieces_found_later: bool
     adjacent_missing_waives_penalty: bool
     late_last_piece_seconds: int | None
@@ -201,6 +202,7 @@ _BOOLEANS = {
     "pieces_found_later",
     "adjacent_missing_waives_penalty",
     "misplaced_finish_is_unfinished",
+    "invalid_attempts_placed",
     "unofficial_advance_only_if_better",
     "title_to_best_official",
 }
@@ -335,7 +337,7 @@ PARAMETER_HELP: Mapping[str, str] = MappingProxyType(
         "seating_first_round": gettext_noop(
             "prior_ranking: the first round is seated by prior ranking, then registration "
             "time, and no other order is accepted; organiser: the organiser chooses prior "
-            "ranking, registration time or random"
+            "ranking (the default), registration time or random"
         ),
         "seating_later_rounds": gettext_noop(
             "previous_placement: later rounds are seated by placement in the previous round "
@@ -361,6 +363,10 @@ PARAMETER_HELP: Mapping[str, str] = MappingProxyType(
             'which missing pieces are charged: only those found later, or all missing at "TIME"'
         ),
         "max_lost_pieces": gettext_noop("more missing pieces than this make the attempt invalid"),
+        "invalid_attempts_placed": gettext_noop(
+            "invalid attempts share one place after every valid one; otherwise they are "
+            "listed without a place"
+        ),
         "pieces_found_later": gettext_noop(
             'a piece missing at "TIME" may turn up later (bag, floor)'
         ),

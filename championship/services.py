@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone as django_timezone
 from django.utils.translation import gettext as _
 
@@ -459,6 +460,8 @@ def organiser_account_set(
 
 # Editing ------------------------------------------------------------------------------------
 
+# What a round's results pages show of the championship (the printed list's header).
+SHOWN_WITH_RESULTS = ("name", "venue", "starts_at")
 # In the order the edit page shows them.
 CHAMPIONSHIP_EDITABLE = (
     "name",
@@ -488,10 +491,14 @@ def championship_update(*, championship: Championship, **changes) -> Championshi
     if unknown:
         raise TypeError(f"not editable here: {', '.join(sorted(unknown))}")
     locked = Championship.objects.select_for_update().get(pk=championship.pk)
+    shown = [getattr(locked, name) for name in SHOWN_WITH_RESULTS]
     for name, value in changes.items():
         setattr(locked, name, value)
     locked.full_clean()
     locked.save(update_fields=[*changes, "updated_at"])
+    if [getattr(locked, name) for name in SHOWN_WITH_RESULTS] != shown:
+        # A printed result list is headed by the championship's name, venue and day.
+        Round.objects.filter(championship=locked).update(version=F("version") + 1)
     return locked
 
 

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from championship.models import Category, Championship, Heat, Round
@@ -55,6 +56,7 @@ def category_update(
     category has started: results are judged by them.
     """
     locked = Category.objects.select_for_update().select_related("championship").get(pk=category.pk)
+    shown = (locked.pieces, locked.time_limit_minutes, locked.puzzle_brand, locked.puzzle_motif)
     if (pieces, time_limit_minutes) != (locked.pieces, locked.time_limit_minutes) and _started(
         round__category=locked
     ):
@@ -75,6 +77,9 @@ def category_update(
             "registration_opens_at",
         ]
     )
+    if (pieces, time_limit_minutes, puzzle_brand, puzzle_motif) != shown:
+        # The projector shows the time limit and, once a heat starts, the motif.
+        Round.objects.filter(category=locked).update(version=F("version") + 1)
     promoted = []
     if capacity != locked.capacity:
         promoted = category_set_capacity(category=locked, capacity=capacity)
@@ -107,6 +112,9 @@ def round_update(
             )
         locked.time_limit_minutes = time_limit_minutes
         locked.save(update_fields=["time_limit_minutes", "updated_at"])
+        # The projector's clock shows the limit.
+        Round.objects.filter(pk=locked.pk).update(version=F("version") + 1)
+        locked.refresh_from_db(fields=["version"])
     settings = (advance, advance_count, advance_best_remaining)
     if settings != (locked.advance, locked.advance_count, locked.advance_best_remaining):
         locked = rounds.round_set_advance(
@@ -131,7 +139,12 @@ def rules_set(*, championship: Championship, overrides: dict) -> list[Round]:
     locked.rule_overrides = overrides
     locked.full_clean()
     locked.save(update_fields=["rule_overrides", "updated_at"])
-    return rounds_rerank(championship=locked)
+    ranked = rounds_rerank(championship=locked)
+    # A seated round without results lists its entrants as waiting, official or not.
+    Round.objects.filter(championship=locked).exclude(pk__in=[r.pk for r in ranked]).update(
+        version=F("version") + 1
+    )
+    return ranked
 
 
 @transaction.atomic

@@ -62,9 +62,10 @@ class SeatForm(forms.Form):
 
     The championship's rules shape it: where they fix the order
     (``seating_first_round``, ``seating_later_rounds``) no other order is offered
-    (``order_fixed`` says why); where they require check-in, only checked-in
-    entries are seated (``check_in_required``); where they leave the heat split
-    to the organiser, heat sizes may be given.
+    (``order_fixed`` says why); elsewhere seeding is offered first, as the
+    default (sm's first round: "kan", may); where they require check-in, only
+    checked-in entries are seated (``check_in_required``); where they leave the
+    heat split to the organiser, heat sizes may be given.
     """
 
     heats = forms.IntegerField(
@@ -79,6 +80,8 @@ class SeatForm(forms.Form):
             ("random", gettext_lazy("At random")),
         ],
         initial="seeding",
+        # Seeding is every round's default order: a form sent without one is seeded.
+        required=False,
     )
     seed = forms.IntegerField(
         label=gettext_lazy("Random seed"),
@@ -119,7 +122,6 @@ class SeatForm(forms.Form):
             # Not offered; an order sent anyway reaches the service, which says why not.
             self.order_fixed = rounds.fixed_order_reason(first_round=first_round)
             self.fields["order"].widget = forms.HiddenInput()
-            self.fields["order"].required = False
             self.initial["order"] = SEEDING
         self.check_in_required = rounds.check_in_required(round_)
         if rules.heat_split != "organiser":

@@ -174,28 +174,30 @@ def allocate_tables(
     may_share: bool,
     guest_tables_max: int,
 ) -> list[tuple[Entry, Table, int]]:
-    """Return (entry, table, position) in seating order: the best seed at the first table.
+    """Return where each entry of a heat sits, (entry, table, position): the best seed at table 1.
 
-    Official entries take the ordinary tables, the best seed at the first, alone.
-    Guests (unofficial entries) come last: at the tables reserved for guests
-    first (the first ``guest_tables_max`` of them), and those that find none join
-    the official entries at the ordinary tables, after them. When the ordinary
-    tables run short, the last entries in seating order take the tables reserved
-    for guests that no guest took (then the tables marked reserved beyond the
-    maximum), so the best seeds stay at the ordinary tables, in order. Entrants
-    share tables (positions 1 and 2) only when every table is taken and sharing is
-    allowed, and only as many ordinary tables as needed are shared: the best
-    seeds keep a table of their own. Refused only when every table and every
-    allowed shared seat is taken.
+    ``entries`` are in seating order (seeding: the placement in the previous
+    round, or the prior ranking in a first round). Where tables are reserved for
+    guests, the guests (unofficial entries) sit there, the best seeded first, at
+    up to ``guest_tables_max`` of them. Every other entry, guests who find no
+    reserved table and all guests where none is reserved included, takes the
+    ordinary tables in seating order: an unofficial second sits at the second
+    table. When the ordinary tables run short, the last entries in seating order
+    take the tables reserved for guests that no guest took (then the tables
+    marked reserved beyond the maximum), so the best seeds stay at the ordinary
+    tables, in order. Entrants share tables (positions 1 and 2) only when every
+    table is taken and sharing is allowed, and only as many ordinary tables as
+    needed are shared: the best seeds keep a table of their own. Refused only
+    when every table and every allowed shared seat is taken.
     """
     ordinary = [t for t in tables if not t.reserved_for_guests]
     marked = [t for t in tables if t.reserved_for_guests]
     reserved, spare = marked[:guest_tables_max], marked[guest_tables_max:]
-    officials = [e for e in entries if official.get(e.pk, True)]
     guests = [e for e in entries if not official.get(e.pk, True)]
-    # Guests sit at the reserved tables; those left over join the ordinary queue, last.
-    at_reserved, overflow = guests[: len(reserved)], guests[len(reserved) :]
-    queue = officials + overflow
+    # The best seeded guests sit at the reserved tables; everyone else keeps the seating order.
+    at_reserved = guests[: len(reserved)]
+    away = {e.pk for e in at_reserved}
+    queue = [e for e in entries if e.pk not in away]
     # The reserved tables no guest took are there for anyone when the ordinary run short.
     free = reserved[len(at_reserved) :] + spare
     shareable = [t for t in ordinary if t.seats >= 2] if may_share else []
@@ -334,6 +336,9 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
     round_.state = Round.State.SEATED
     round_.seating_published_at = None
     round_.save(update_fields=["state", "seating_published_at", "updated_at"])
+    # The projector says the entrants are seated, the API gives the round's state, and a
+    # seating published before is no longer listed: a new version tells every poller.
+    _version_moved(round_)
     return heats
 
 
@@ -384,8 +389,17 @@ def seating_publish(*, round_: Round) -> Round:
     if first:
         notifications.seating_published(round_)
     # The live pages list the seated entrants from now on: a new version tells them.
-    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+    _version_moved(round_)
     return round_
+
+
+def _version_moved(round_: Round) -> None:
+    """Move the round's version on (its row is locked): the live pages and the API ask anew.
+
+    For a change that the results pages, the projector or the API show but that
+    ranks nothing (seating); a change of results goes through ``round_recompute``.
+    """
+    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
 
 
 @dataclass(frozen=True)
@@ -423,6 +437,9 @@ def seat_move(
         raise ValidationError(
             {"table": [_("This seat is taken in that heat: choose to swap the two entries.")]}
         )
+    # A version stands for one seating: nothing built on the seating before the move (the
+    # API's answer, a fragment kept for its version) is served for the new one.
+    _version_moved(round_)
     if occupant is None:
         seat.heat, seat.table, seat.position = heat, table, position
         seat.save()

@@ -226,7 +226,10 @@ def country_code(text: str) -> str:
     text = text.strip()
     if not text:
         return ""
-    return countries.alpha2(text) if len(text) == 2 else (countries.by_name(text) or "")
+    if len(text) == 2:
+        # An ISO code is two ASCII letters: "0²" would pass for a number to the library.
+        return countries.alpha2(text) if text.isascii() and text.isalpha() else ""
+    return countries.by_name(text) or ""
 
 
 def payment_status_of(text: str) -> str | None:

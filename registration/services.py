@@ -377,8 +377,12 @@ def entry_update_details(
 
 
 def _ranked_or_shown(person: Person) -> tuple:
-    """Return what of a person the results rank by or show: officiality, name, consent."""
-    return (officiality_inputs(person), person.name, person.publish_consent)
+    """Return what of a person the results rank by or show.
+
+    Officiality; the name, the consent to publication and the puzzler's page
+    (which follows the e-mail address) that result lists show.
+    """
+    return (officiality_inputs(person), person.name, person.publish_consent, person.puzzler_id)
 
 
 def _members_changed(entries, *, by=None) -> None:

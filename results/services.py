@@ -152,7 +152,9 @@ def rank_outcomes(
     """
     rules = round_.category.championship.rules
     standings = ranking.rank(
-        [row for row in rows if row.entry not in withdrawn] if withdrawn else rows, kept
+        [row for row in rows if row.entry not in withdrawn] if withdrawn else rows,
+        kept,
+        placed=ranking.ranked_kinds(invalid_placed=rules.invalid_attempts_placed),
     )
     # Prizes are given once time is up in the final (rogaland: "right after time is up").
     if round_.stage == Round.Stage.FINAL and round_.state in (

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import get_user_model
+from django.db.models import F
 
 from championship import services
-from championship.models import Championship, ChampionshipRole, Heat, Round, Table
+from championship.models import Championship, ChampionshipRole, Heat, Round, Seat, Table
 from registration.models import Entry, EntryMember, Person
 
 _numbers = itertools.count(1)
@@ -87,6 +88,23 @@ def started_heat(round_: Round, *, started_at: datetime) -> Heat:
     started.started_at = started_at
     started.save()
     return started
+
+
+def ran_earlier(round_: Round, *, hours: int = 3) -> None:
+    """Move the start of every started heat of ``round_`` (and its own starts) ``hours`` back.
+
+    For a test that starts a round now and then records finishes 40 minutes into
+    it, or closes it at once and then enters results: time called before a finish
+    makes it no completion (``Heat.time_called_ms``), so the heat must have started
+    long enough before the call.
+    """
+    shift = timedelta(hours=hours)
+    for started in round_.heats.filter(started_at__isnull=False):
+        started.started_at -= shift
+        started.save(update_fields=["started_at"])
+    Seat.objects.filter(round=round_, started_at__isnull=False).update(
+        started_at=F("started_at") - shift
+    )
 
 
 def table(championship: Championship, *, number: int | None = None, **kwargs) -> Table:

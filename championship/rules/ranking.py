@@ -4,8 +4,10 @@ Within a round (all its heats together, since they puzzle the same motif):
 
 1. entries that completed the puzzle, by final time in whole seconds, fastest first;
 2. entries that did not complete it, by counted pieces, most first;
-3. invalid attempts, sharing one place among themselves;
-4. did not start and disqualified: listed, without a place.
+3. invalid attempts, sharing one place among themselves (a decision: the rulebooks
+   call the participation invalid; with ``invalid_placed`` false a championship takes
+   the other reading, and they are listed without a place);
+4. did not start and disqualified (walk-overs too): listed, without a place.
 
 Equal final times, or equal piece counts, share a place and the next place is
 skipped (1, 2, 2, 4). Unofficial (hors concours) entries keep their position and
@@ -26,6 +28,13 @@ from championship.rules.timing import COMPLETED, DNS, DSQ, INVALID, PENDING, UNF
 # The order in which outcomes are listed.
 GROUP = {COMPLETED: 0, UNFINISHED: 1, INVALID: 2, PENDING: 3, DNS: 4, DSQ: 5}
 RANKED = frozenset({COMPLETED, UNFINISHED, INVALID})
+# The outcomes that get a place where invalid attempts are listed without one.
+RANKED_VALID = frozenset({COMPLETED, UNFINISHED})
+
+
+def ranked_kinds(*, invalid_placed: bool = True) -> frozenset[str]:
+    """Return the outcomes that get a place (``Ruleset.invalid_attempts_placed``)."""
+    return RANKED if invalid_placed else RANKED_VALID
 
 
 @dataclass(frozen=True)
@@ -84,11 +93,19 @@ class Kept:
     __slots__ = ("last",)
 
     def __init__(self):
-        # (order, standings, counters), replaced whole: one store, never seen half done.
-        self.last: tuple[list[Ranked], list[Standing], list[tuple]] = ([], [], [])
+        # (order, standings, counters, the outcomes placed), replaced whole: one store,
+        # never seen half done.
+        self.last: tuple[list[Ranked], list[Standing], list[tuple], frozenset] = (
+            [],
+            [],
+            [],
+            RANKED,
+        )
 
 
-def rank(rows: Iterable[Ranked], kept: Kept | None = None) -> list[Standing]:
+def rank(
+    rows: Iterable[Ranked], kept: Kept | None = None, *, placed: frozenset[str] = RANKED
+) -> list[Standing]:
     """Return the standings of a round: every row, in order, with places.
 
     Rows that are not ranked (pending, dns, dsq) come last, without a place.
@@ -97,14 +114,16 @@ def rank(rows: Iterable[Ranked], kept: Kept | None = None) -> list[Standing]:
     way over the official rows alone. One pass, since this runs for every new
     version of a round of 1,600 entries; with ``kept`` (what the ranking of the
     round's previous version kept, updated for the next) the pass begins where
-    the rows first differ from the previous version's.
+    the rows first differ from the previous version's. ``placed``: the outcomes
+    that get a place (``ranked_kinds``).
     """
     # Sorting is stable: rows with equal keys keep their order.
     keyed = sorted(rows, key=attrgetter("key"))
     same = 0
     if kept is not None:
-        previous, previous_standings, previous_counters = kept.last
-        limit = min(len(previous), len(keyed))
+        previous, previous_standings, previous_counters, previous_placed = kept.last
+        # What the rules place may have changed since: then nothing kept holds.
+        limit = min(len(previous), len(keyed)) if previous_placed == placed else 0
         while same < limit and keyed[same] is previous[same]:
             same += 1
     if same:
@@ -121,7 +140,7 @@ def rank(rows: Iterable[Ranked], kept: Kept | None = None) -> list[Standing]:
     # A standing made as a tuple is, without the named tuple's own constructor.
     new = tuple.__new__
     for row in keyed[same:]:
-        if row.outcome.kind in RANKED:
+        if row.outcome.kind in placed:
             key = row.key
             index += 1
             if key != last:
@@ -145,7 +164,7 @@ def rank(rows: Iterable[Ranked], kept: Kept | None = None) -> list[Standing]:
             )
         count((index, place, last, official_index, official_place, last_official))
     if kept is not None:
-        kept.last = (keyed, standings, counters)
+        kept.last = (keyed, standings, counters, placed)
     return list(standings)
 
 

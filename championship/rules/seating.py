@@ -6,8 +6,10 @@ seating order
     registration time; a later round by placement in the previous round.
     ``registration``: by registration time. ``random``: shuffled with a seed.
     The preset decides whether the organiser may choose: ``seating_first_round``
-    ``"prior_ranking"`` and ``seating_later_rounds`` ``"previous_placement"``
-    allow ``seeding`` only; ``"organiser"`` and ``None`` allow every order.
+    ``"prior_ranking"`` (dm: "afgøres rækkefølgen ud fra resultater") and
+    ``seating_later_rounds`` ``"previous_placement"`` allow ``seeding`` only;
+    ``"organiser"`` and ``None`` allow every order (sm's first round: "kan",
+    may). Where the organiser chooses, ``seeding`` is the default.
 heat split
     The seated entries are dealt to the heats in serpentine order (A, B, C, C,
     B, A, A, B, …), so every heat gets a fair share of the strongest entrants.
@@ -42,7 +44,8 @@ def allowed_orders(
     """Return the seating orders the rules allow for a round.
 
     ``prior_ranking`` (first round) and ``previous_placement`` (later rounds)
-    allow only ``seeding``, which is that order; otherwise the organiser chooses.
+    allow only ``seeding``, which is that order; otherwise the organiser chooses,
+    and ``seeding`` comes first: it is the default.
     """
     fixed = (
         seating_first_round == "prior_ranking"

@@ -100,7 +100,6 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
         )
     closed = round_.state in (Round.State.CLOSED, Round.State.PUBLISHED)
     final = closed and rounds.results_final(round_)
-    protests_until = round_.protests_until() if closed else None
     now = timezone.now()
     for heat in heats:
         heat.running = heat.started_at is not None and heat.ended_at is None
@@ -121,7 +120,6 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
         "sign_off_refusal": (
             official.sign_off_refusal(round_, now) if final and not round_.is_official else None
         ),
-        "protests_until": protests_until,
         "entry_count": len(rounds.round_entries(round_)),
         "check_in_required": rounds.check_in_required(round_),
         "not_checked_in": len(rounds.entries_not_checked_in(round_)) if not started else 0,

@@ -50,6 +50,7 @@ def test_seat_start_close_advance(api, dm):
     assert action(api, "advance").status_code == 409  # not closed, results not final
     assert action(api, "close").json()["state"] == "closed"
     prelim = Round.objects.get(key="individual-prelim")
+    factories.ran_earlier(prelim)
     for minute, result in enumerate(Result.objects.filter(round=prelim), start=40):
         result.status, result.time_ms = "finished", minute * 60_000
         result.save()

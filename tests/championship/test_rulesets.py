@@ -77,7 +77,8 @@ PARAMETER_ROWS = {
     },
     "seating, first round": {
         "rogaland": dict(seating_first_round="organiser"),
-        "sm": dict(seating_first_round="prior_ranking"),
+        # "kan": the organiser's choice, seeding (prior ranking) the default.
+        "sm": dict(seating_first_round="organiser"),
         "dm": dict(seating_first_round="prior_ranking"),
     },
     "seating, later rounds": {
@@ -151,6 +152,10 @@ PROSE_PARAMETERS = {
     "individual_start_times": {"rogaland": True, "sm": False, "dm": False},
     # "sm: an unofficial entrant advances only if their result is better ..."
     "unofficial_advance_only_if_better": {"rogaland": False, "sm": True, "dm": False},
+    # "Invalid attempts are ranked after every valid one and share one place among
+    # themselves (a decision: ... a void without a place is the other reading, and a
+    # championship may choose it)"
+    "invalid_attempts_placed": {"rogaland": True, "sm": True, "dm": True},
 }
 
 

@@ -112,6 +112,7 @@ def said(response) -> list[str]:
 
 
 def finish_all(round_):
+    factories.ran_earlier(round_)
     for minute, result in enumerate(Result.objects.filter(round=round_), start=40):
         result.status, result.time_ms = "finished", minute * 60_000
         result.save()
@@ -626,6 +627,7 @@ def test_advancement_can_be_set_after_the_round_until_the_next_round_is_seated(o
         factories.entry(individual)
     rounds.round_seat(round_=prelim)
     rounds.round_start(round_=prelim)
+    factories.ran_earlier(prelim)
     for minute, result in enumerate(Result.objects.filter(round=prelim), start=40):
         result.status, result.time_ms = "finished", minute * 60_000
         result.save()

@@ -91,6 +91,7 @@ def test_each_kind_can_be_turned_off(dm, django_capture_on_commit_callbacks):
 
 
 def timed(prelim, minutes):
+    factories.ran_earlier(prelim)
     judge = factories.role(prelim.championship, ChampionshipRole.Role.JUDGE, username="timer")
     started = prelim.heats.get().started_at
     for result, minute in zip(

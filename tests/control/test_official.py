@@ -40,6 +40,7 @@ def dm():
     entrants(championship, individual, 4)
     rounds.round_seat(round_=prelim)
     rounds.round_start(round_=prelim)
+    factories.ran_earlier(prelim)
     return championship, prelim, final
 
 

@@ -96,7 +96,7 @@ def test_pairs_never_share_and_too_few_tables_is_a_clear_error(championship):
     assert not Seat.objects.exists()
 
 
-def test_sm_guests_sit_last_at_the_reserved_tables():
+def test_sm_guests_sit_at_the_reserved_tables_and_the_one_left_over_in_its_position():
     sm = factories.championship(slug="sm-2026", ruleset="sm")
     individual = sm.categories.get(kind="individual")
     prelim = individual.rounds.get(stage="prelim")
@@ -104,14 +104,15 @@ def test_sm_guests_sit_last_at_the_reserved_tables():
     for table in tables[-2:]:
         table.reserved_for_guests = True
         table.save()
+    # The guests registered first: seeding (registration time) puts them first.
     guests = entrants(sm, individual, 3, official=False, checked_in_at=T0)
-    swedes = entrants(sm, individual, 8, checked_in_at=T0)
+    swedes = entrants(sm, individual, 8, checked_in_at=T0, offset=10)
     rounds.round_seat(round_=prelim)
     table_of = {s.entry_id: s.table for s in seats_of(prelim)}
-    assert [table_of[e.pk].number for e in swedes] == list(range(1, 9))
-    # Two guests at the two reserved tables, the third at the next ordinary table.
-    assert {table_of[g.pk].number for g in guests} == {9, 11, 12}
-    assert table_of[guests[2].pk].number == 9
+    # The two best seeded guests at the two reserved tables; the third keeps its place
+    # in the seating order, before the Swedes, at the first ordinary table.
+    assert [table_of[g.pk].number for g in guests] == [11, 12, 1]
+    assert [table_of[e.pk].number for e in swedes] == list(range(2, 10))
 
 
 def test_prior_ranking_seeds_first_then_registration_time(championship, individual, final):
@@ -244,6 +245,7 @@ def test_a_later_start_of_one_entry(championship, individual, final):
 
 
 def finish_all(final, minutes=(40, 41, 42, 43)):
+    factories.ran_earlier(final)
     for result, minute in zip(
         Result.objects.filter(round=final).order_by("entry__registered_at"), minutes, strict=False
     ):
@@ -401,10 +403,10 @@ def test_sm_nobody_checked_in_is_a_clear_refusal():
         rounds.round_seat(round_=prelim)
 
 
-@pytest.mark.parametrize("ruleset", ["sm", "dm"])
 @pytest.mark.parametrize("order", ["registration", "random"])
-def test_prior_ranking_rules_refuse_another_order_for_the_first_round(ruleset, order):
-    championship = factories.championship(slug=f"{ruleset}-2026", ruleset=ruleset)
+def test_dm_prior_ranking_rule_refuses_another_order_for_the_first_round(order):
+    """dm: "afgøres rækkefølgen ud fra resultater": the order is fixed."""
+    championship = factories.championship(slug="dm-2026", ruleset="dm")
     individual = championship.categories.get(kind="individual")
     prelim = individual.rounds.get(stage="prelim")
     tables_create(championship=championship, count=5)
@@ -416,6 +418,22 @@ def test_prior_ranking_rules_refuse_another_order_for_the_first_round(ruleset, o
     # Seeding (prior ranking, then registration time) is the order they allow.
     rounds.round_seat(round_=prelim)
     assert Seat.objects.filter(round=prelim).count() == 3
+
+
+def test_sm_first_round_is_seeded_by_default_and_takes_the_organisers_order():
+    """sm: the first round "kan" (may) be seated by earlier results: the organiser chooses."""
+    sm, individual, prelim = sm_prelim()
+    late, early, ranked = entrants(sm, individual, 3, checked_in_at=T0)
+    late.registered_at = T0 + timedelta(days=1)
+    late.save()
+    ranked.prior_ranking = 1
+    ranked.save()
+    rounds.round_seat(round_=prelim)
+    assert [s.entry for s in seats_of(prelim)] == [ranked, early, late]
+    rounds.round_seat(round_=prelim, plan=SeatingPlan(order="registration"))
+    assert [s.entry for s in seats_of(prelim)] == [early, ranked, late]
+    rounds.round_seat(round_=prelim, plan=SeatingPlan(order="random", seed=3))
+    assert {s.entry for s in seats_of(prelim)} == {ranked, early, late}
 
 
 def test_previous_placement_rules_refuse_another_order_for_a_later_round():

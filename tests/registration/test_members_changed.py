@@ -109,10 +109,18 @@ def test_correcting_it_back_takes_the_title_back(final):
     assert_before(final)
 
 
-def test_a_correction_that_changes_nothing_official_leaves_the_round_alone(final):
+def test_a_correction_that_changes_nothing_official_or_shown_leaves_the_round_alone(final):
     version = Round.objects.get(pk=final.round.pk).version
-    services.person_update(person=final.Ola.members.get(), city="Bergen", name="Ola N.")
+    services.person_update(person=final.Ola.members.get(), city="Bergen")
     assert Round.objects.get(pk=final.round.pk).version == version
+    assert_before(final)
+
+
+def test_a_corrected_name_gives_the_results_a_new_version_and_keeps_the_places(final):
+    """The results pages show the name: pollers of the version before must ask anew."""
+    version = Round.objects.get(pk=final.round.pk).version
+    services.person_update(person=final.Ola.members.get(), name="Ola N.")
+    assert Round.objects.get(pk=final.round.pk).version > version
     assert_before(final)
 
 

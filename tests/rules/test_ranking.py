@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from championship.rules.ranking import Kept, Ranked, award_prizes, rank
+from championship.rules.ranking import Kept, Ranked, award_prizes, rank, ranked_kinds
 from championship.rules.timing import COMPLETED, DNS, DSQ, INVALID, PENDING, UNFINISHED, Outcome
 
 
@@ -67,6 +67,28 @@ def test_invalid_attempts_come_after_every_valid_one_and_share_one_place():
     )
     assert [s.entry for s in standings][:2] == ["fast", "p10"]
     assert places(standings) == {"fast": 1, "p10": 2, "inv1": 3, "inv2": 3}
+
+
+def test_a_championship_may_list_invalid_attempts_without_a_place():
+    """RULES.md: "a void without a place is the other reading, and a championship may choose it"."""
+    rows = [
+        Ranked("inv", Outcome(INVALID)),
+        Ranked("p10", pieces(10)),
+        Ranked("fast", done(100)),
+        Ranked("dns", Outcome(DNS)),
+    ]
+    standings = rank(rows, placed=ranked_kinds(invalid_placed=False))
+    assert [s.entry for s in standings] == ["fast", "p10", "inv", "dns"]
+    assert places(standings) == {"fast": 1, "p10": 2, "inv": None, "dns": None}
+    assert standings[2].official_place is None
+
+
+def test_what_was_kept_is_not_reused_once_invalid_attempts_lose_their_place():
+    rows = [Ranked("fast", done(100)), Ranked("inv", Outcome(INVALID))]
+    kept = Kept()
+    assert places(rank(rows, kept)) == {"fast": 1, "inv": 2}
+    unplaced = rank(rows, kept, placed=ranked_kinds(invalid_placed=False))
+    assert places(unplaced) == {"fast": 1, "inv": None}
 
 
 @pytest.mark.parametrize("kind", [DNS, DSQ, PENDING])

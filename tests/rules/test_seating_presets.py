@@ -20,7 +20,7 @@ from championship.rules.seating import (
     [
         ("rogaland", True, ORDERS),  # seating_first_round: organiser
         ("rogaland", False, ORDERS),  # seating_later_rounds: None
-        ("sm", True, ("seeding",)),  # by results in earlier recognised championships
+        ("sm", True, ORDERS),  # "kan": may be by earlier results; the organiser's choice
         ("sm", False, ("seeding",)),  # by placement in the previous round
         ("dm", True, ("seeding",)),  # by results in earlier WJPF-recognised competitions
         ("dm", False, ("seeding",)),  # by placement in the previous round
