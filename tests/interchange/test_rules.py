@@ -202,12 +202,22 @@ def test_a_finish_after_time_was_called_is_refused_without_its_pieces(tmp_path):
     assert not Championship.objects.exists()
 
 
-def test_a_finish_after_time_was_called_is_ranked_by_its_pieces():
-    late = imported(called_early(status="finished", time="1:35:00", pieces_placed=480))
-    assert (late.outcome, late.counted_pieces, late.final_ms) == ("unfinished", 480, None)
-    exported = export_document(Championship.objects.get(slug="dm-2026"))
-    (row,) = exported["competitions"][0]["rounds"][0]["heats"][0]["results"]
-    assert (row["outcome"], row["place"], row["final_seconds"]) == ("unfinished", 1, None)
+def test_a_finish_after_time_was_called_is_ranked_by_its_pieces(tmp_path):
+    """Through the commands: the import takes it, the export says it was no completion."""
+    path = tmp_path / "called.json"
+    doc = called_early(status="finished", time="1:35:00", pieces_placed=480)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    call_command("import_championship", str(path), stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("export_championship", "dm-2026", stdout=out)
+    (row,) = json.loads(out.getvalue())["competitions"][0]["rounds"][0]["heats"][0]["results"]
+    assert (row["status"], row["time"]) == ("finished", "1:35:00")
+    assert (row["outcome"], row["counted_pieces"], row["final_seconds"], row["place"]) == (
+        "unfinished",
+        480,
+        None,
+        1,
+    )
 
 
 def test_a_finish_when_time_was_called_is_a_completion():
