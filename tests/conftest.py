@@ -1,18 +1,73 @@
-"""Shared fixtures, and the guards that keep CI honest.
+"""Shared fixtures, the guards that keep CI honest, and the moved clock.
 
 In CI (``CI`` set) the suite refuses to run on anything but PostgreSQL, and a
 browser test fails instead of skipping when Chromium is missing.
+
+``TEST_CLOCK_AT`` runs the suite at another hour: ``TEST_CLOCK_AT=23:30`` is
+today's date (UTC) at 23:30 UTC, ``TEST_CLOCK_AT=2026-12-31T23:30`` a given
+moment (UTC unless it gives its offset). As this file is read, before any test
+module, the clock of the test process (``time.time()``, ``datetime.now()``,
+``timezone.now()``, in the tests and in the live server's threads) travels
+there and runs on from there (time-machine, ``tick=True``); monotonic clocks
+are left alone, so waits and time-outs behave as ever. Chromium's ``Date`` is
+moved as far by a script of the browser tests (``tests/browser/conftest.py``),
+as on a phone whose clock agrees with the server's; its timers run on as ever.
+The ``serial`` tests are skipped: their servers run in processes of their own,
+on the real clock.
 """
 
 import os
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
-from django.conf import settings
 
-from championship.models import ChampionshipRole
-from tests import factories
+
+def clock_destination(text: str, now: datetime) -> datetime:
+    """Return the instant ``TEST_CLOCK_AT`` names: a UTC time on ``now``'s UTC date, or a moment."""
+    try:
+        at = time.fromisoformat(text)
+    except ValueError:
+        pass
+    else:
+        return datetime.combine(now.astimezone(UTC).date(), at, tzinfo=UTC)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise pytest.UsageError(
+            f"TEST_CLOCK_AT={text!r} is neither a time (23:30) nor a moment "
+            "(2026-12-31T23:30, UTC unless it gives its offset)."
+        ) from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def clock_travel(text: str):
+    """Move this process's clock to ``text`` and let it run on; return the travel and the shift."""
+    import time_machine
+
+    real = datetime.now(UTC)
+    destination = clock_destination(text, real)
+    # A timestamp, not an aware datetime: time-machine would also set the TZ variable.
+    travel = time_machine.travel(destination.timestamp(), tick=True)
+    travel.start()
+    return travel, destination - real
+
+
+CLOCK_AT = os.environ.get("TEST_CLOCK_AT", "").strip()
+# Before the imports below: a module may read the clock as it is imported (the factories'
+# NEXT_YEAR), and it must read the moved one.
+_travel, _shift = clock_travel(CLOCK_AT) if CLOCK_AT else (None, timedelta(0))
+
+from django.conf import settings  # noqa: E402
+
+from championship.models import ChampionshipRole  # noqa: E402
+from tests import factories  # noqa: E402
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def clock_shift() -> timedelta:
+    """Return how far ``TEST_CLOCK_AT`` moved this process's clock (zero when it is not set)."""
+    return _shift
 
 
 def pytest_configure(config):
@@ -22,6 +77,31 @@ def pytest_configure(config):
             f"CI runs the tests on PostgreSQL only; DATABASE_URL gives {engine}. "
             "Set DATABASE_URL=postgres://postgres@127.0.0.1:5432/championship."
         )
+
+
+def pytest_unconfigure(config):
+    global _travel, _shift
+    if _travel is not None:
+        _travel.stop()
+        _travel, _shift = None, timedelta(0)
+
+
+def pytest_report_header(config):
+    if _travel is not None:
+        return f"clock: TEST_CLOCK_AT={CLOCK_AT}, now {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    if _travel is None:
+        return
+    skip = pytest.mark.skip(
+        reason="TEST_CLOCK_AT moves this process's clock only; "
+        "the servers of a serial test run on the real clock"
+    )
+    for item in items:
+        if item.get_closest_marker("serial"):
+            item.add_marker(skip)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import tempfile
 
 import pytest
 
-from tests.conftest import IN_CI
+from tests.conftest import IN_CI, clock_shift
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -26,6 +26,21 @@ FLAGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+# Under TEST_CLOCK_AT (tests/conftest.py) the pages' Date reads the moved clock too, as
+# on a phone whose clock agrees with the server's; timers and performance.now() run on.
+MOVED_DATE = """(() => {
+  const shift = %d;
+  const RealDate = Date;
+  function MovedDate(...args) {
+    if (!new.target) return new MovedDate().toString();
+    return args.length ? new RealDate(...args) : new RealDate(RealDate.now() + shift);
+  }
+  MovedDate.prototype = RealDate.prototype;
+  MovedDate.now = () => RealDate.now() + shift;
+  MovedDate.parse = RealDate.parse;
+  MovedDate.UTC = RealDate.UTC;
+  globalThis.Date = MovedDate;
+})();"""
 
 
 @pytest.fixture(scope="session")
@@ -48,6 +63,9 @@ def chromium(playwright):
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, headless=True, args=FLAGS
         )
+        shift_ms = round(clock_shift().total_seconds() * 1000)
+        if shift_ms:
+            context.add_init_script(MOVED_DATE % shift_ms)
         yield context
         context.close()
 

@@ -155,7 +155,8 @@ def test_a_time_tapped_offline_is_kept_and_sent_when_the_network_returns(phone, 
     state = phone.locator("[data-save-state]")
     try:
         phone.context.set_offline(True)
-        tapped_ms = phone.evaluate("Date.now()")
+        # The phone taps on the server's clock (server_clock.js), not on its own.
+        tapped_ms = phone.evaluate("ServerClock.now()")
         phone.get_by_role("button", name="TIME", exact=True).click()
         expect(state).to_have_text("waiting for network — kept on this phone")
         expect(phone.locator("[data-queue-state]")).to_contain_text("1 capture waiting")

@@ -316,7 +316,8 @@ def test_a_reload_while_the_network_is_down_shows_the_kept_page_and_queues_time(
         expect(phone.locator("[data-clock-state]")).to_contain_text("±")  # the offset survived
         time_button = phone.get_by_role("button", name="TIME", exact=True)
         expect(time_button).to_be_visible()
-        tapped_ms = phone.evaluate("Date.now()")
+        # The phone taps on the server's clock (server_clock.js), not on its own.
+        tapped_ms = phone.evaluate("ServerClock.now()")
         time_button.click()
         expect(phone.locator("[data-save-state]")).to_have_text(
             "waiting for network — kept on this phone"

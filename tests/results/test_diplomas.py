@@ -10,7 +10,7 @@ import pypdfium2
 import pytest
 from django.conf import settings
 from django.urls import reverse
-from django.utils import formats, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext
 
 from championship.models import Category, ChampionshipRole, Round
@@ -68,6 +68,7 @@ def run(championship, *, entrants=ENTRANTS, sign_off=True) -> Round:
     rounds.round_seat(round_=final)
     rounds.round_start(round_=final)
     rounds.round_close(round_=final)
+    factories.ran_earlier(final)
     results = Result.objects.filter(round=final).select_related("entry")
     by_name = {result.entry.name: result for result in results}
     for name, minutes, _region, _consent in entrants:
@@ -180,8 +181,11 @@ def test_a_diploma_says_it_all_in_the_championships_language(client, english, fi
     assert MOTIF in first and "Ravensburger" in first and "500 brikker" in first
     assert "Individuell" in first and "Finale" in first
     assert "Offisielle resultater" in first
+    # The day the heat started in Oslo, the championship's time zone, not in UTC: a
+    # start at 23:30 UTC is on the next day's diploma.
+    started = timezone.localtime(final.heats.get().started_at, final.championship.tzinfo)
     with translation.override("nb"):
-        day = formats.date_format(final.heats.get().started_at.date(), "DATE_FORMAT")
+        day = formats.date_format(started.date(), "DATE_FORMAT")
     assert day in first
     # The time with its penalty, the unofficial entrant, the pieces of an unfinished puzzle.
     assert "Bjørn Hemmelig" in second and "41:10" in second and "10 s straff" in second
