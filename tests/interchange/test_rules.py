@@ -148,16 +148,21 @@ def test_a_version_2_document_counts_the_adjacent_pieces():
     ],
 )
 def test_an_impossible_result_is_refused_with_its_path_and_exit_2(tmp_path, result, field, message):
-    doc = document(**result)
+    refused = refused_everywhere(tmp_path, document(**result))
+    assert (refused.path, refused.message) == (f"{RESULT}.{field}", message)
+
+
+def refused_everywhere(tmp_path, doc) -> InterchangeError:
+    """Return why ``doc`` is refused; the command refuses it too (exit 2), and writes nothing."""
     with pytest.raises(InterchangeError) as refused:
         import_document(copy.deepcopy(doc))
-    assert (refused.value.path, refused.value.message) == (f"{RESULT}.{field}", message)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(CommandError) as command:
         call_command("import_championship", str(path), stdout=io.StringIO())
     assert command.value.returncode == 2
     assert not Championship.objects.exists()
+    return refused.value
 
 
 def test_a_finish_at_the_limit_and_a_late_finish_counted_as_pieces_are_taken():
@@ -186,20 +191,12 @@ def called_early(**result):
 
 def test_a_finish_after_time_was_called_is_refused_without_its_pieces(tmp_path):
     """The phone refuses the same tap ("Time was up before the tap"): one check for both."""
-    doc = called_early(status="finished", time="1:30:01")
-    with pytest.raises(InterchangeError) as refused:
-        import_document(copy.deepcopy(doc))
-    assert (refused.value.path, refused.value.message) == (
+    refused = refused_everywhere(tmp_path, called_early(status="finished", time="1:30:01"))
+    assert (refused.path, refused.message) == (
         f"{RESULT}.time",
         "1:30:01 is after time was called in this heat, 1:30:00 after its start: a finish "
         'after time is up is not a completion (give status "unfinished" and the pieces placed)',
     )
-    path = tmp_path / "called.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(CommandError) as command:
-        call_command("import_championship", str(path), stdout=io.StringIO())
-    assert command.value.returncode == 2
-    assert not Championship.objects.exists()
 
 
 def test_a_finish_after_time_was_called_is_ranked_by_its_pieces(tmp_path):
@@ -234,16 +231,24 @@ def test_an_own_start_keeps_its_delay_when_time_is_called():
     assert (late_start.outcome, late_start.final_ms) == ("completed", (89 * 60 + 30) * 1000)
 
 
-def test_a_published_count_of_every_piece_is_taken_and_ranked_first_among_the_unfinished():
-    """WJPC 2024 publishes "500" in 500-piece rounds: a puzzle completed after the signal."""
-    doc = document(status="unfinished", pieces_placed=500)
+def with_second_entry(doc: dict, result: dict) -> dict:
+    """Return ``doc`` with a second entrant, Jonas Berg (``e2``), seated with ``result``."""
     competition = doc["competitions"][0]
     doc["persons"].append({"id": "p2", "name": "Jonas Berg", "email": "jonas@example.org"})
     competition["entries"].append({"id": "e2", "members": ["p2"]})
     doc["tables"].append({"number": 2})
     heat = competition["rounds"][0]["heats"][0]
     heat["seats"].append({"table": 2, "entry": "e2"})
-    heat["results"].append({"entry": "e2", "status": "unfinished", "pieces_placed": 499})
+    heat["results"].append({"entry": "e2", **result})
+    return doc
+
+
+def test_a_published_count_of_every_piece_is_taken_and_ranked_first_among_the_unfinished():
+    """WJPC 2024 publishes "500" in 500-piece rounds: a puzzle completed after the signal."""
+    doc = with_second_entry(
+        document(status="unfinished", pieces_placed=500),
+        {"status": "unfinished", "pieces_placed": 499},
+    )
     championship = import_document(doc)
     exported = export_document(championship)
     rows = exported["competitions"][0]["rounds"][0]["heats"][0]["results"]
@@ -264,20 +269,16 @@ def test_a_last_piece_that_turned_up_is_charged_as_a_piece_found_later(
     ruleset, found, final_seconds, place_before
 ):
     """30:00 with the last piece at 30:25: charged, so 30:08 without a missing piece wins."""
-    doc = document(
-        ruleset=ruleset,
-        status="finished",
-        time="0:30:00",
-        missing_found=found,
-        last_piece_time="0:30:25",
+    doc = with_second_entry(
+        document(
+            ruleset=ruleset,
+            status="finished",
+            time="0:30:00",
+            missing_found=found,
+            last_piece_time="0:30:25",
+        ),
+        {"status": "finished", "time": "0:30:03"},
     )
-    competition = doc["competitions"][0]
-    doc["persons"].append({"id": "p2", "name": "Jonas Berg", "email": "jonas@example.org"})
-    competition["entries"].append({"id": "e2", "members": ["p2"]})
-    doc["tables"].append({"number": 2})
-    heat = competition["rounds"][0]["heats"][0]
-    heat["seats"].append({"table": 2, "entry": "e2"})
-    heat["results"].append({"entry": "e2", "status": "finished", "time": "0:30:03"})
     exported = export_document(import_document(doc))
     rows = {
         row["entry"]: row for row in exported["competitions"][0]["rounds"][0]["heats"][0]["results"]

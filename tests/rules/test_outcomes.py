@@ -22,28 +22,23 @@ def test_the_table_covers_every_preset_and_outcome():
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_outcome(case):
-    attempt = timing.Attempt(**case["attempt"])
+    def decide():
+        return timing.outcome(
+            timing.Attempt(**case["attempt"]),
+            case["rules"],
+            case["pieces"],
+            time_limit_ms=case["limit_ms"],
+            time_called_ms=case["called_ms"],
+            judge_count=case["judge_count"],
+        )
+
     expect = case["expect"]
     if "error" in expect:
         with pytest.raises(timing.AttemptError) as caught:
-            timing.outcome(
-                attempt,
-                case["rules"],
-                case["pieces"],
-                time_limit_ms=case["limit_ms"],
-                time_called_ms=case["called_ms"],
-                judge_count=case["judge_count"],
-            )
+            decide()
         assert caught.value.code == expect["error"]
         return
-    decided = timing.outcome(
-        attempt,
-        case["rules"],
-        case["pieces"],
-        time_limit_ms=case["limit_ms"],
-        time_called_ms=case["called_ms"],
-        judge_count=case["judge_count"],
-    )
+    decided = decide()
     assert {
         "kind": decided.kind,
         "final_ms": decided.final_ms,
