@@ -51,12 +51,9 @@ class MemberInputSerializer(serializers.Serializer):
 
     def validate_citizenship(self, value):
         codes = [value] if isinstance(value, str) else value
-        if not isinstance(codes, list) or not all(
-            isinstance(code, str) and len(code) == 2 and code.isalpha() for code in codes
-        ):
-            raise serializers.ValidationError(
-                _('Give two-letter country codes, e.g. "SE" or ["SE", "FI"].')
-            )
+        message = bounds.citizenship_message(codes if isinstance(codes, list) else None)
+        if message:
+            raise serializers.ValidationError(message)
         return [code.upper() for code in codes if code]
 
 

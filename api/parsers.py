@@ -22,7 +22,6 @@ depth
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from django.conf import settings
@@ -117,32 +116,8 @@ class JSONParser(parsers.JSONParser):
         # A lone surrogate can be neither stored nor written back in an answer (an error
         # that quotes it): refused here, unless the view names where it is itself.
         view = context.get("view")
-        if not getattr(view, "checks_its_text", False) and holds_lone_surrogate(data):
+        if not getattr(view, "checks_its_text", False) and jsonbounds.bad_text(
+            data, surrogates_only=True
+        ):
             raise ParseError(_("The body holds text that cannot be stored: an unpaired surrogate."))
         return data
-
-
-# Text a database cannot store: PostgreSQL refuses NUL in text and JSON, and no
-# encoding writes a surrogate that is not part of a pair (JSON's "\ud800").
-UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def holds_lone_surrogate(data: Any) -> bool:
-    """Return whether a decoded JSON document has a key or a string with a lone surrogate."""
-    return _holds(data, LONE_SURROGATE)
-
-
-def holds_unstorable_text(data: Any) -> bool:
-    """Return whether a decoded JSON document has a key or a string with NUL or a lone surrogate."""
-    return _holds(data, UNSTORABLE)
-
-
-def _holds(data: Any, pattern: re.Pattern) -> bool:
-    if isinstance(data, str):
-        return pattern.search(data) is not None
-    if isinstance(data, dict):
-        return any(_holds(key, pattern) or _holds(value, pattern) for key, value in data.items())
-    if isinstance(data, list):
-        return any(_holds(item, pattern) for item in data)
-    return False

@@ -11,11 +11,13 @@ import zoneinfo
 from django.contrib import admin
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.db import models
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from championship.form_fields import StorableJSONField
 from championship.models import (
     Category,
     Championship,
@@ -123,7 +125,12 @@ class ScopedModelAdmin(ChampionshipScopedMixin, admin.ModelAdmin):
     change form in its object's championship's, an add form in the zone of the
     championship chosen in it (or of the only one the user organises), a list
     in the zone its championships share.
+
+    A JSON field (rule overrides, a question's choices, a citizenship) takes no
+    text that a database cannot store (``StorableJSONField``).
     """
+
+    formfield_overrides = {models.JSONField: {"form_class": StorableJSONField}}
 
     def form_zone(self, request, object_id=None) -> str | None:
         """Return the time zone of the championship a change or add form belongs to."""

@@ -1,4 +1,5 @@
-"""How far a championship's dates may lie from today, and its heats' from its start.
+"""How far a championship's dates may lie from today, and its heats' from its start; what a
+person's birth date and citizenships may be.
 
 A date outside these windows is a slip of the keyboard (2062 for 2026, a year
 left at 0001); near the ends of the calendar a computer holds (years 1 and 9999)
@@ -32,6 +33,18 @@ time limit
     A round's or a category's time limit is 1 to 600 minutes.
 duration
     A result's time and its last piece's time are at most 24 hours.
+birth date
+    A person's birth date lies from 1 January 1900 (``EARLIEST_BIRTH_DATE``) to
+    today, as the day is where it is furthest ahead (UTC+14), so that nobody's
+    today is refused. Nobody alive was born earlier; a year 0001, or 1026 for
+    2026, is a slip. The import of an interchange document, which restores
+    archives, holds its birth dates to the same window (naming the path).
+citizenships
+    A person has at most ``CITIZENSHIPS_MAX`` (5) citizenships, each a two-letter
+    country code. Two or three are common, more are rare and a rule only asks
+    whether one of them is a given country; 100,000 codes made one entry a
+    300 kB line of the organiser's CSV export, which spreadsheets and Python's
+    CSV reader refuse.
 safe range
     A row stored before these checks may hold any moment of years 1 to 9999. A
     moment within 30 days of either end is read as the moment 30 days inside it,
@@ -44,10 +57,12 @@ the models' instances, whose refusals are in the active language.
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import formats, timezone
@@ -69,6 +84,10 @@ PROTEST_WINDOW_MAX_MINUTES = 24 * 60
 MEMBER_CHANGES_MAX_DAYS = 365
 # Offers and payment deadlines last at most a month.
 DEADLINE_MAX_HOURS = 31 * 24
+EARLIEST_BIRTH_DATE = date(1900, 1, 1)
+# The day is furthest ahead at UTC+14 (Kiribati's Line Islands).
+AHEAD_OF_UTC = timedelta(hours=14)
+CITIZENSHIPS_MAX = 5
 SAFE_MARGIN = timedelta(days=30)
 SAFE_EARLIEST = datetime.min.replace(tzinfo=UTC) + SAFE_MARGIN
 SAFE_LATEST = datetime.max.replace(tzinfo=UTC) - SAFE_MARGIN
@@ -332,3 +351,64 @@ def own_start_message(window: Window, tz: tzinfo) -> str:
         "Give an own start between the heat's start, %(earliest)s, and the end of its "
         "time limit, %(latest)s."
     ) % _between(window, tz)
+
+
+# ------------------------------------------------------------------ a person's details
+
+_COUNTRY_CODE = re.compile(r"[A-Za-z]{2}")
+
+
+def latest_birth_date(now: datetime) -> date:
+    """Return the latest birth date at ``now``: today where the day is furthest ahead."""
+    return (now.astimezone(UTC) + AHEAD_OF_UTC).date()
+
+
+def birth_date_allowed(day: date, now: datetime) -> bool:
+    return EARLIEST_BIRTH_DATE <= day <= latest_birth_date(now)
+
+
+def birth_date_message() -> str:
+    return _("Give a birth date between %(earliest)s and today.") % {
+        "earliest": formats.date_format(EARLIEST_BIRTH_DATE, "DATE_FORMAT")
+    }
+
+
+def citizenships_message() -> str:
+    """Return the refusal of more than ``CITIZENSHIPS_MAX`` citizenships."""
+    return ngettext(
+        "Give at most %(count)s citizenship.",
+        "Give at most %(count)s citizenships.",
+        CITIZENSHIPS_MAX,
+    ) % {"count": CITIZENSHIPS_MAX}
+
+
+def citizenship_message(codes: Any) -> str | None:
+    """Return why ``codes`` are not a person's citizenships, or ``None`` when they are.
+
+    A list (or tuple) of at most ``CITIZENSHIPS_MAX`` two-letter country codes.
+    """
+    if isinstance(codes, list | tuple) and len(codes) > CITIZENSHIPS_MAX:
+        return citizenships_message()
+    if not isinstance(codes, list | tuple) or not all(
+        isinstance(code, str) and _COUNTRY_CODE.fullmatch(code) for code in codes
+    ):
+        return _('Give two-letter country codes, e.g. "SE" or ["SE", "FI"].')
+    return None
+
+
+def person_errors(person, names: set[str]) -> dict[str, str]:
+    """Check a person's new birth date and citizenships."""
+    errors = {}
+    birth_date = person.birth_date
+    if (
+        "birth_date" in names
+        and birth_date is not None
+        and changed(person, "birth_date")
+        and not birth_date_allowed(birth_date, timezone.now())
+    ):
+        errors["birth_date"] = birth_date_message()
+    if "citizenship" in names and changed(person, "citizenship"):
+        message = citizenship_message(person.citizenship)
+        if message:
+            errors["citizenship"] = message
+    return errors

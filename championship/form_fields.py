@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.core.exceptions import ValidationError
+
+from championship import jsonbounds
 
 # The longest id a database integer column holds without overflowing (SQLite and
 # PostgreSQL's bigint hold 19 digits; 18 leaves no doubt).
@@ -27,3 +31,21 @@ class IdsField(forms.ModelMultipleChoiceField):
                     params={"value": text[:40]},
                 )
         return super()._check_values(value)
+
+
+class StorableJSONField(forms.JSONField):
+    """A ``JSONField`` whose text a database can store (``championship.jsonbounds``).
+
+    A NUL character or a lone surrogate, written as ``\\u0000`` or ``\\ud800`` in
+    the JSON, is refused with a message. The refused value is shown back with
+    such characters escaped again: a lone surrogate cannot be written in a page.
+    """
+
+    default_validators = [jsonbounds.validate_text]
+
+    def prepare_value(self, value):
+        if not isinstance(value, forms.fields.InvalidJSONInput) and jsonbounds.bad_text(
+            value, surrogates_only=True
+        ):
+            return json.dumps(value, cls=self.encoder)
+        return super().prepare_value(value)

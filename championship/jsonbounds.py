@@ -16,13 +16,19 @@ number out of range
     ``OutOfRange`` holding the text, so that ``problem`` can name where it is.
 bad text
     A string, or an object's key, holding a NUL character or a lone surrogate.
+    PostgreSQL stores neither in text or ``jsonb``, and a lone surrogate cannot
+    even be written back in an answer that quotes it. ``bad_text`` is the one
+    check of text for everything the application stores (the answers to the
+    organiser's questions, a capture's payload, anything of a ``JSONField``);
+    ``validate_text`` says it to a person, in their language, for the forms,
+    the API and the admin; ``problem`` says it with its path, for the import.
 path
     Where a value is, as ``competitions[0].entries[3].name`` (as in the
     interchange format's messages).
 
 ``loads`` reads a text with these bounds; ``problem`` checks a value already read
 (by this module or by another parser) and returns the first problem with its path.
-Neither recurses, so neither is itself at risk from a deep document.
+None of them recurses, so none is itself at risk from a deep document.
 """
 
 from __future__ import annotations
@@ -31,9 +37,13 @@ import json
 import math
 import re
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 MAX_DEPTH = 32
 MAX_DIGITS = 19
@@ -48,6 +58,10 @@ _BRACKETS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[{]}")
 _TOKEN = re.compile(rf"{_STRING.pattern}|[\[\]{{}}]", re.DOTALL)
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# What makes a text bad (``bad_text``).
+NUL = "nul"
+LONE_SURROGATE = "lone_surrogate"
 
 
 class TooDeep(ValueError):
@@ -159,31 +173,81 @@ def _number_problem(value: Any) -> str | None:
     return None
 
 
-def problem(value: Any, *, max_depth: int = MAX_DEPTH) -> tuple[str, str] | None:
-    """Return the first problem of a read JSON value as ``(path, message)``, or ``None``."""
+# An array or object that ``_walk`` does not enter: it lies deeper than asked.
+_TOO_DEEP = object()
+
+
+def _walk(value: Any, max_depth: int | None = None) -> Iterator[tuple[str, Any, bool]]:
+    """Yield ``(path, item, is_key)`` for each key and each other value within ``value``.
+
+    In the document's order, an object's keys before its values. An array or an
+    object ``max_depth`` deep is not entered: it is yielded as ``_TOO_DEEP``.
+    """
     stack: list[tuple[str, Any, int]] = [("", value, 0)]
     while stack:
         path, current, depth = stack.pop()
-        if isinstance(current, dict | list):
-            if depth >= max_depth:
-                return path, f"is nested deeper than {max_depth} levels"
-            if isinstance(current, dict):
-                items = list(current.items())
-                for key, _value in items:
-                    message = _text_problem(key) if isinstance(key, str) else None
-                    if message:
-                        shown = json.dumps(key.encode("utf-8", "backslashreplace").decode())
-                        return path, f"the key {shown} {message}"
-            else:
-                items = list(enumerate(current))
-            # Pushed in reverse, so that the first problem in the document's order is found.
-            stack.extend((_at(path, key), item, depth + 1) for key, item in reversed(items))
-        elif isinstance(current, str):
-            message = _text_problem(current)
-            if message:
-                return path, message
+        if not isinstance(current, dict | list):
+            yield path, current, False
+            continue
+        if max_depth is not None and depth >= max_depth:
+            yield path, _TOO_DEEP, False
+            continue
+        if isinstance(current, dict):
+            items = list(current.items())
+            for key, _item in items:
+                yield path, key, True
         else:
-            message = _number_problem(current)
+            items = list(enumerate(current))
+        # Pushed in reverse, so that the items come in the document's order.
+        stack.extend((_at(path, key), item, depth + 1) for key, item in reversed(items))
+
+
+def problem(value: Any, *, max_depth: int = MAX_DEPTH) -> tuple[str, str] | None:
+    """Return the first problem of a read JSON value as ``(path, message)``, or ``None``."""
+    for path, item, is_key in _walk(value, max_depth):
+        if item is _TOO_DEEP:
+            return path, f"is nested deeper than {max_depth} levels"
+        if is_key:
+            message = _text_problem(item) if isinstance(item, str) else None
             if message:
-                return path, message
+                shown = json.dumps(item.encode("utf-8", "backslashreplace").decode())
+                return path, f"the key {shown} {message}"
+            continue
+        message = _text_problem(item) if isinstance(item, str) else _number_problem(item)
+        if message:
+            return path, message
     return None
+
+
+def bad_text(value: Any, *, surrogates_only: bool = False) -> str | None:
+    """Return why the first text within ``value`` cannot be stored (``NUL``, ``LONE_SURROGATE``).
+
+    ``value`` is a string, or what a JSON document reads as: every string and
+    every key of its arrays and objects is checked. ``surrogates_only``: look for
+    lone surrogates alone (text that an answer cannot quote back). ``None``: no
+    such text.
+    """
+    pattern = _LONE_SURROGATE if surrogates_only else _BAD_TEXT
+    for _path, item, _is_key in _walk(value):
+        found = pattern.search(item) if isinstance(item, str) else None
+        if found is not None:
+            return NUL if found.group() == "\x00" else LONE_SURROGATE
+    return None
+
+
+def validate_text(value: Any) -> None:
+    """Raise ``ValidationError`` in the active language when ``bad_text`` finds a text in ``value``.
+
+    A validator for a form's or a serializer's field, and for a service's input.
+    """
+    found = bad_text(value)
+    if found == NUL:
+        # Django's words (its own catalogues translate them), as its text fields say them.
+        raise ValidationError(
+            _("Null characters are not allowed."), code="null_characters_not_allowed"
+        )
+    if found == LONE_SURROGATE:
+        raise ValidationError(
+            _("Unpaired surrogate characters are not allowed."),
+            code="surrogate_characters_not_allowed",
+        )

@@ -29,3 +29,9 @@ urlpatterns = [
     path("", include("results.urls")),
     path("", include("championship.urls")),
 ]
+
+# Under /api/, errors no view answered are JSON like the API's other answers (api.exceptions).
+handler400 = "api.exceptions.bad_request"
+handler403 = "api.exceptions.permission_denied"
+handler404 = "api.exceptions.page_not_found"
+handler500 = "api.exceptions.server_error"

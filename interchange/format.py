@@ -9,8 +9,11 @@ from decimal import Decimal
 FORMAT = "speedpuzzling-championship"
 VERSION = 2
 # Versions the import reads. Version 1 said only whether missing pieces were adjacent
-# (``adjacent_missing`` true or false); version 2 says how many of the lost pieces were.
+# (``adjacent_missing`` true or false); version 2 says how many of the lost pieces were,
+# and added fields a version-1 document does not carry (the schema's ``$defs/version-1``).
 # The schema (docs/interchange.schema.json) lists the same; a test holds them together.
+# The import refuses a field it does not know, and a version it does not read: a release
+# that adds a field raises VERSION.
 READS = (1, 2)
 
 # Upper bounds of the database columns, so that a document cannot overflow them.

@@ -8,13 +8,20 @@ A schema's ``title`` names what a value must be (``a time H:MM:SS``). Terms:
 
 shape
     What the schema says: types, required members, known values, ranges,
-    lengths, patterns. References between ids, the members of an entry against
-    its category, dates against their bounds and the rules are checked after
-    it, in Python (``interchange.read``, ``interchange.read_competition``).
+    lengths, patterns, and no other members: every object of the format is
+    closed (``additionalProperties: false``), and a version-1 document carries
+    only the fields of version 1 (``$defs/version-1``). References between
+    ids, the members of an entry against its category, dates against their
+    bounds and the rules are checked after it, in Python (``interchange.read``,
+    ``interchange.read_competition``).
 problems
     At most ``MAX_PROBLEMS``, one per path, in the order of their paths (an
     array's items by index); a document with a hundred thousand bad items gets
-    the first few found, and the check stops there.
+    the first few found, and the check stops there. An unknown key is a problem
+    at its own path (``competitions[0].entries[3].represents``). A document of
+    a version this import does not read (a whole number, as a newer release
+    writes) has that one problem: its other members are the newer format's, not
+    mistakes.
 
 Two departures from a plain draft 2020-12 validator, neither loosening it:
 a whole number (``integer``) is written without a fraction (``3``, not
@@ -30,6 +37,7 @@ so the check cannot recurse deeply, and its numbers are plain.
 from __future__ import annotations
 
 import functools
+import heapq
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -57,7 +65,7 @@ TYPE_WORDS = {
     "array": "a list",
     "null": "null",
 }
-# What an unknown key of an object is called in a message (otherwise a "key").
+# What an unknown key of an object is called in a message (otherwise a "field").
 KEY_NOUNS = {"rules": "parameter", "advance": "setting"}
 NOT_BLANK = r"\S"
 # A key of the document shown in a path or message is shortened like a value.
@@ -131,6 +139,9 @@ def check(data: Any) -> None:
 
 def problems(data: Any) -> list[tuple[str, str]]:
     """Return the shape's problems of ``data`` as ``(path, message)``: a few, by path."""
+    unread = _unread_version(data)
+    if unread:
+        return unread
     found: dict[Where, str] = {}
     for count, error in enumerate(validator().iter_errors(data)):
         if count >= MAX_ERRORS_READ or len(found) >= MAX_PROBLEMS:
@@ -139,6 +150,20 @@ def problems(data: Any) -> list[tuple[str, str]]:
             found.setdefault(where, message)
     ordered = sorted(found.items(), key=lambda item: _order(item[0]))[:MAX_PROBLEMS]
     return [(_path(where), message) for where, message in ordered]
+
+
+def _unread_version(data: Any) -> list[tuple[str, str]]:
+    """Return the problem of a whole-number version the schema does not read, alone."""
+    version = data.get("version") if isinstance(data, dict) else None
+    if not _is_integer(None, version):
+        return []
+    header = validator().schema["properties"]["version"]
+    check = validator().evolve(schema={"properties": {"version": header}})
+    return [
+        (_path(where), message)
+        for error in check.iter_errors({"version": version})
+        for where, message in _describe(error)
+    ]
 
 
 def _order(where: Where) -> tuple:
@@ -208,8 +233,11 @@ def _describe(error: ValidationError, title: str | None = None) -> Iterator[tupl
     elif keyword == "const":
         yield where, f"must be {_show(expected)}, not {shown}"
     elif keyword == "enum" and _names_a_key(error):
-        noun = KEY_NOUNS.get(_noun(where), "key")
+        noun = KEY_NOUNS.get(_noun(where), "field")
         yield (*where, value), f"unknown {noun} {_show(_key(value))}"
+    elif keyword == "not" and _names_a_key(error):
+        # {"propertyNames": {"title": ..., "not": {"enum": [...]}}}: keys this object may not have.
+        yield (*where, value), f"{_show(_key(value))} is {title or 'not allowed here'}"
     elif keyword == "enum":
         if title:
             yield where, f"{shown} is not {title}"
@@ -244,10 +272,13 @@ def _describe(error: ValidationError, title: str | None = None) -> Iterator[tupl
         also = _path((*where[:-1], getattr(error, "first_index", 0)))
         yield where, f"duplicate {shown} (also {also})"
     elif keyword == "additionalProperties":
-        extras = list(_unknown_keys(value, schema))
-        noun = KEY_NOUNS.get(_noun(where), "key")
-        more = f" (and {len(extras) - 1} more)" if len(extras) > 1 else ""
-        yield where, f"unknown {noun} {_show(_key(extras[0]))}{more}" if extras else "is invalid"
+        # Each unknown key at its own path; of very many, the first few by name.
+        noun = KEY_NOUNS.get(_noun(where), "field")
+        extras = heapq.nsmallest(MAX_PROBLEMS, _unknown_keys(value, schema), key=str)
+        for key in extras:
+            yield (*where, key), f"unknown {noun} {_show(_key(key))}"
+        if not extras:
+            yield where, "is invalid"
     elif keyword == "dependentRequired":
         for name, needed in expected.items():
             missing = [other for other in needed if name in value and other not in value]

@@ -4,7 +4,8 @@ The schema (``interchange.schema``) has already refused a value of the wrong
 type, an unknown choice, a number out of its column's range, text too long
 or of the wrong form. What is left here is what a schema cannot say: text
 that must read as a date, a time or an e-mail address, an amount's cents,
-and bounds that depend on other values (a puzzle's pieces).
+bounds that depend on other values (a puzzle's pieces) or on today (a birth
+date, ``championship.bounds``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils import timezone
 
 from championship import bounds
 from championship.l10n import parse_duration
@@ -65,14 +67,21 @@ def _email(obj: dict, key: str, path: str) -> str:
 
 
 def _date(obj: dict, key: str, path: str) -> date | None:
+    """Return a birth date (the format's one date without a time), within ``bounds``' years."""
     value = obj.get(key)
     if value is None:
         return None
+    where = _at(path, key)
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
-        where = _at(path, key)
         raise InterchangeError(where, f"{_show(value)} is not a date YYYY-MM-DD") from None
+    # An archive is restored as it was; but its championships start in 2000 or later, and a
+    # birth date before 1900 is a slip (year 0001), as one after today is.
+    if not bounds.birth_date_allowed(day, timezone.now()):
+        earliest = bounds.EARLIEST_BIRTH_DATE.isoformat()
+        raise InterchangeError(where, f"{_show(value)} is not between {earliest} and today")
+    return day
 
 
 def _datetime(obj: dict, key: str, path: str, tz: tzinfo) -> datetime | None:

@@ -28,6 +28,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext_lazy as _
 
+from championship import bounds
 from championship.models import Category
 from registration.csv_columns import (
     DATE_FORMATS,
@@ -159,16 +160,23 @@ class CitizenshipCell(CellField):
     """Countries (``CountryCell``) separated by spaces, commas, semicolons or slashes; their codes.
 
     Each country that is not one is a problem of its own; the row keeps the others.
+    More than ``championship.bounds.CITIZENSHIPS_MAX`` are one problem, and the row
+    keeps none.
     """
 
     default_error_messages = {"invalid": NOT_A_COUNTRY}
     SEPARATORS = re.compile(r"[\s,;/]+")
 
+    def _parts(self, value) -> list[str]:
+        return [part for part in self.SEPARATORS.split(value or "") if part]
+
     def _codes(self, value) -> list[tuple[str, str]]:
-        parts = self.SEPARATORS.split(value or "")
-        return [(part, country_code(part)) for part in parts if part]
+        return [(part, country_code(part)) for part in self._parts(value)]
 
     def to_python(self, value):
+        # Refused before any is looked up: a cell may hold tens of thousands.
+        if len(self._parts(value)) > bounds.CITIZENSHIPS_MAX:
+            raise ValidationError(bounds.citizenships_message(), code="too_many")
         codes = self._codes(value)
         errors = [self.refusal(part) for part, code in codes if not code]
         if errors:
@@ -176,6 +184,8 @@ class CitizenshipCell(CellField):
         return tuple(code for _part, code in codes)
 
     def kept(self, value):
+        if len(self._parts(value)) > bounds.CITIZENSHIPS_MAX:
+            return ()
         return tuple(code for _part, code in self._codes(value) if code)
 
 

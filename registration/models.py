@@ -141,9 +141,15 @@ class Person(models.Model):
 
     @classmethod
     def from_db(cls, db, field_names, values):
-        person = super().from_db(db, field_names, values)
+        person = bounds.loaded(
+            super().from_db(db, field_names, values), ("birth_date", "citizenship")
+        )
         person._saved_email_key = email_key(person.email) if "email" in field_names else None
         return person
+
+    def clean_fields(self, exclude=None):
+        # A birth date and citizenships as a registration takes them (``championship.bounds``).
+        bounds.clean_fields(self, exclude, super().clean_fields, bounds.person_errors)
 
     def rules_member(self) -> eligibility.Member:
         """Return what the rules need to know of the person (eligibility, age)."""

@@ -8,8 +8,9 @@ question
     one choice).
 answers
     Stored on the entry by the question's id (``Entry.answers``): a string, a
-    list of strings, or true/false. The entrant changes them through the private
-    link as long as the entry's details can be changed.
+    list of strings, or true/false. A text holds no character that a database
+    cannot store (``championship.jsonbounds``). The entrant changes them through
+    the private link as long as the entry's details can be changed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
+from championship import jsonbounds
 from championship.models import Category
 from registration.models import Question
 
@@ -45,6 +47,8 @@ def _one(question: Question, value: Any) -> Any:
         if not isinstance(value, str):
             raise ValidationError(_("Give a text."))
         value = value.strip()
+        # Stored in a JSON column: PostgreSQL's jsonb holds no NUL character.
+        jsonbounds.validate_text(value)
         if len(value) > MAX_TEXT:
             raise ValidationError(
                 _("At most %(count)s characters.") % {"count": MAX_TEXT}, code="too_long"

@@ -11,11 +11,13 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_countries import countries
 
+from championship import bounds
 from championship.models import Category
 from championship.rules import eligibility, identity
 from registration.models import Entry, EntryMember, Person
@@ -213,9 +215,16 @@ def member_errors(category: Category, members: list[MemberData], adult_name: str
                 % {"low": category.min_members, "high": category.max_members},
             )
     seen = {}
+    now = timezone.now()
     for index, member in enumerate(members):
         if not member.name.strip():
             add(f"members.{index}.name", _("Give the member's name."))
+        # Implausible details, which the exports and the age rules would carry on.
+        if member.birth_date is not None and not bounds.birth_date_allowed(member.birth_date, now):
+            add(f"members.{index}.birth_date", bounds.birth_date_message())
+        citizenship = bounds.citizenship_message(member.citizenship)
+        if citizenship:
+            add(f"members.{index}.citizenship", citizenship)
         email = member.email.strip().lower()
         if index == 0 and not email:
             add(f"members.{index}.email", _("Give an e-mail address for the confirmation."))

@@ -15,7 +15,7 @@ from rest_framework.settings import api_settings
 
 from api import exceptions, inputs, serializers
 from api.authentication import championship_with_caller
-from api.parsers import JSONParser, holds_unstorable_text
+from api.parsers import JSONParser
 from api.permissions import (
     IsChampionshipJudge,
 )
@@ -26,6 +26,7 @@ from api.views.base import (
     PublicApiView,
     championship_or_404,
 )
+from championship import jsonbounds
 from championship.l10n import format_duration, parse_duration
 from championship.middleware import activate
 from championship.rules import timing
@@ -126,7 +127,7 @@ class CaptureView(ApiView):
         if championship is None:
             championship = championship_or_404(championship_slug)
         self.check_object_permissions(request, championship)
-        if holds_unstorable_text(request.data):
+        if jsonbounds.bad_text(request.data):
             raise DRFValidationError(
                 {
                     api_settings.NON_FIELD_ERRORS_KEY: [

@@ -798,7 +798,7 @@ BAD = {
     ),
     "unknown advancement setting": (
         set_in(["competitions", 0, "rounds", 0, "advance"], {"top": 3}),
-        'competitions[0].rounds[0].advance: unknown setting "top"',
+        'competitions[0].rounds[0].advance.top: unknown setting "top"',
     ),
     "a person in two entries of a category under dm": (
         second_entry_under_dm,
