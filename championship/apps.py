@@ -11,3 +11,4 @@ class ChampionshipConfig(AppConfig):
 
     def ready(self):
         django_checks.register(checks.site_url_check, checks.TAG, deploy=True)
+        django_checks.register(checks.proxy_bind_check, checks.TAG, deploy=True)

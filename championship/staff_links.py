@@ -3,9 +3,10 @@
 Terms:
 
 sign-in link
-    ``/s/<token>/``. Opening it signs the browser in as its person, for the
-    championship that made it. It works until the organiser revokes it; one
-    person has one working link at a time (a new link revokes the old one).
+    ``/s/<token>/``. Opening it shows whom it signs in as, and its button (a
+    POST) signs the browser in as its person, for the championship that made it.
+    It works until the organiser revokes it; one person has one working link at
+    a time (a new link revokes the old one).
 person
     The organiser adds staff by name (and e-mail, optional). Each person gets a
     user of their own: a generated user name, no password (the link is their

@@ -43,6 +43,7 @@ def _link(championship, pk: int) -> SignInLink:
     )
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def staff(request, championship):
@@ -86,6 +87,7 @@ def staff(request, championship):
     )
 
 
+@never_cache
 @require_GET
 @organiser_required
 def badges(request, championship, link=None):
@@ -173,19 +175,29 @@ def send(request, championship, link):
     return redirect(f"{_staff_url(championship)}#person-{found.pk}")
 
 
-def _refuse(request, link: SignInLink | None, status: int):
-    response = render(request, SIGN_IN, {"refused": True, "link": link}, status=status)
-    response.headers["Referrer-Policy"] = "no-referrer"
+def _sign_in_page(request, context: dict, status: int = 200):
+    response = render(request, SIGN_IN, context, status=status)
+    # The address holds the link's secret: no other site learns it from a Referer. Not
+    # "no-referrer", which makes the browser send "Origin: null" with the page's forms (the
+    # button, the language switcher), and Django's CSRF check refuses them.
+    response.headers["Referrer-Policy"] = "same-origin"
     return response
+
+
+def _refuse(request, link: SignInLink | None, status: int):
+    return _sign_in_page(request, {"refused": True, "link": link}, status=status)
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def sign_in(request, token):
-    """Sign this browser in as the person of a sign-in link, and open their first screen.
+    """Show who a sign-in link signs in as, with a button; the button signs this browser in.
 
-    A browser signed in as somebody else is asked first, so that opening a
-    badge's code on the organiser's laptop does not sign the organiser out.
+    Opening the link (GET) signs nobody in: a link in an image, a prefetching
+    mail scanner or a stranger's page cannot sign a browser into an account
+    without the visitor tapping the button, which posts the form (with its CSRF
+    token). Once signed in, the person lands on their first screen; a browser
+    signed in as them already goes straight there.
     """
     link = staff_links.link_for_token(token)
     if link is None:
@@ -193,11 +205,10 @@ def sign_in(request, token):
     activate(request, link.championship)
     if not link.active:
         return _refuse(request, link, 410)
-    user = request.user
-    if request.method == "GET" and user.is_authenticated and user.pk != link.user_id:
-        response = render(request, SIGN_IN, {"link": link, "role": Role(link.role).label})
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
+    if request.method == "GET":
+        if request.user.is_authenticated and request.user.pk == link.user_id:
+            return redirect(staff_links.landing_url(link))
+        return _sign_in_page(request, {"link": link, "role": Role(link.role).label})
     staff_links.link_use(link=link)
     AxesProxyHandler.update_request(request)
     request.axes_path_info = LOGGED_PATH

@@ -11,8 +11,8 @@ the same pace whichever it uses.
 
 A request past a limit is answered 429 with ``Retry-After`` before its view
 runs, so it changes nothing: a small page in the visitor's language, or the
-API's JSON error. Reading is never counted, with one exception: a sign-in link
-signs a browser in when it is opened, so it is counted whatever the method.
+API's JSON error. Reading is never counted, with one exception: opening a sign-in
+link tells whether it works, so it is counted whatever the method.
 A failing cache lets requests through (``RATELIMIT_FAIL_OPEN``).
 
 Logins have their own limit, per user name and address (django-axes); a
@@ -51,7 +51,7 @@ THROTTLED_VIEWS = {
     "api:entry-withdraw": "entry-manage",
     "sign_in": "sign-in",
 }
-# Groups whose reading changes something, and so is counted too.
+# Groups whose reading tells a guesser something, and so is counted too.
 EVERY_METHOD = frozenset({"sign-in"})
 READING = frozenset({"GET", "HEAD", "OPTIONS"})
 

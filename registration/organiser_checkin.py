@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from championship.permissions import organiser_required
@@ -27,6 +28,7 @@ def _checkin_context(championship, **extra) -> dict:
     return {"counts": list(selectors.checkin_counts(championship)), **extra}
 
 
+@never_cache
 @require_GET
 @organiser_required
 def checkin(request, championship):
@@ -39,6 +41,7 @@ def checkin(request, championship):
     return render(request, template, context)
 
 
+@never_cache
 @require_GET
 @organiser_required
 def checkin_code(request, championship, code):
@@ -63,6 +66,7 @@ def checkin_code(request, championship, code):
     return render(request, CHECKIN, context)
 
 
+@never_cache
 @require_POST
 @organiser_required
 def checkin_entry(request, championship, pk):

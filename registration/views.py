@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from championship import cards
@@ -172,6 +173,7 @@ def _entry_by_token(request, slug, token) -> Entry:
     return entry
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def manage(request, slug, token):
     """Show an entrant their entry: status, fee, seat, results; correct details; withdraw."""
@@ -272,6 +274,7 @@ def manage(request, slug, token):
     )
 
 
+@never_cache
 @require_POST
 def judge_note(request, slug, token):
     """Set the entrant's own note for the judges at their table."""
@@ -288,6 +291,7 @@ def judge_note(request, slug, token):
     return redirect("registration:manage", slug=slug, token=token)
 
 
+@never_cache
 @require_POST
 def accept(request, slug, token):
     """Accept the place offered to the entry, before the offer lapses."""
@@ -301,6 +305,7 @@ def accept(request, slug, token):
     return redirect("registration:manage", slug=slug, token=token)
 
 
+@never_cache
 @require_POST
 def withdraw(request, slug, token):
     """Withdraw an entry, after the entrant confirmed it, until the first round starts."""

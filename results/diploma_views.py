@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from championship.middleware import activate
@@ -84,6 +85,7 @@ def result_detail(request, championship_slug, round_key, entry_ref):
     )
 
 
+@never_cache
 @require_GET
 def entry_diploma(request, slug, token, round_key):
     """Download an entrant's diploma of a round, through their private link: once official."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -83,9 +85,14 @@ def _refused(error: DjangoValidationError) -> Response:
     return Response({"detail": " ".join(error.messages)}, status=status.HTTP_409_CONFLICT)
 
 
-class EntryOwnView(ApiView):
+@method_decorator(never_cache, name="dispatch")
+class EntryTokenView(ApiView):
+    """A view of the entry whose private link's token is in the path: kept by no cache."""
+
     authentication_classes = []
 
+
+class EntryOwnView(EntryTokenView):
     @extend_schema(
         tags=[TAG],
         operation_id="entry_own",
@@ -98,9 +105,7 @@ class EntryOwnView(ApiView):
         return _answer(entry_by_token(championship_slug, token))
 
 
-class EntryAcceptView(ApiView):
-    authentication_classes = []
-
+class EntryAcceptView(EntryTokenView):
     @extend_schema(
         tags=[TAG],
         operation_id="entry_accept",
@@ -120,9 +125,7 @@ class EntryAcceptView(ApiView):
         return _answer(entry)
 
 
-class EntryWithdrawView(ApiView):
-    authentication_classes = []
-
+class EntryWithdrawView(EntryTokenView):
     @extend_schema(
         tags=[TAG],
         operation_id="entry_withdraw",

@@ -7,6 +7,7 @@ from functools import partial
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from championship.permissions import organiser_required
@@ -14,6 +15,7 @@ from control.views.common import round_or_404
 from results.diplomas import SIZES, diploma_results, diplomas_pdf, pdf_response, verification_url
 
 
+@never_cache
 @require_GET
 @organiser_required
 def round_diplomas(request, championship, round):

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from championship import csvfile
@@ -179,15 +180,14 @@ def csv_rows(report: RoundReport) -> list[list]:
     return rows
 
 
+@never_cache
 @require_GET
 @role_required(Role.HEAD_JUDGE)
 def round_report_csv(request, championship, round):
     """Download a round's report as CSV: a row for the round, each heat, each group of tables."""
     round_ = round_or_404(championship, round)
-    response = csvfile.response(
+    return csvfile.response(
         f"{championship.slug}-{round_.key}-report.csv",
         csv_rows(round_report(round_)),
         language=championship.language,
     )
-    response["Cache-Control"] = "private, no-store"
-    return response

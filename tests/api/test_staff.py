@@ -67,7 +67,7 @@ def test_an_organiser_adds_a_judge_and_gets_the_sign_in_url(api, rm, organiser):
     assert link.created_by == organiser and not link.user.has_usable_password()
     # The address signs a phone in as the judge, who then opens a table.
     phone = Client()
-    assert phone.get(urlsplit(body["sign_in_url"]).path).status_code == 302
+    assert phone.post(urlsplit(body["sign_in_url"]).path).status_code == 302
     assert phone.get(rm.tables.get().get_absolute_url()).status_code == 200
 
 
@@ -131,7 +131,7 @@ def test_delete_revokes_the_link_at_once(api, rm):
     body = add(api, name="Kari", role="judge").json()
     phone = Client()
     path = urlsplit(body["sign_in_url"]).path
-    phone.get(path)
+    phone.post(path)
     table = rm.tables.get().get_absolute_url()
     assert phone.get(table).status_code == 200
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from PIL import Image
 from playwright.sync_api import expect
 
+from championship import staff_links
 from championship.models import ChampionshipRole, SignInLink
 from championship.services import tables_create
 from control import rounds
@@ -119,9 +120,12 @@ def test_a_phone_signs_in_with_a_judges_badge_and_is_signed_out_when_it_is_revok
     shot(page, "staff-badges-a7")
     organiser = page.context.cookies()
 
-    # The judge's phone opens what it scanned: signed in, no password typed.
+    # The judge's phone opens what it scanned, and taps the one button: no password typed.
     switch_browser(page, live_server, None, PHONE)
     page.goto(scanned)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sign in as Ola Nordmann?")
+    assert SignInLink.objects.get().last_used_at is None
+    page.get_by_role("button", name="Sign in as Ola Nordmann").click()
     page.wait_for_url(f"{live_server.url}/")
     expect(page.locator(".messages")).to_contain_text("Signed in as Ola Nordmann (Judge")
     expect(page.get_by_role("heading", name="Your championships")).to_be_visible()
@@ -160,3 +164,50 @@ def test_a_phone_signs_in_with_a_judges_badge_and_is_signed_out_when_it_is_revok
     expect(page.get_by_role("heading", level=1)).to_have_text("This sign-in link does not work")
     expect(page.locator("main")).to_contain_text("has revoked this link")
     shot(page, "phone-revoked")
+
+
+def test_a_judges_phone_opens_a_badge_in_the_championships_language_and_signs_in_with_a_tap(
+    page, live_server, seated_round
+):
+    """Opening the link signs nobody in: the phone shows whom, and one big button signs in."""
+    championship = seated_round.championship
+    link = staff_links.link_create(
+        championship=championship, name="Ola Nordmann", role=ChampionshipRole.Role.JUDGE, by=None
+    )
+    scanned = live_server.url + staff_links.sign_in_path(link)
+
+    # A phone that has never been here, at 390x844: the championship speaks Norwegian.
+    page.set_viewport_size(PHONE)
+    response = page.goto(scanned)
+    assert response.status == 200 and "no-store" in response.headers["cache-control"]
+    assert page.evaluate("document.documentElement.lang") == "nb"
+    expect(page.get_by_role("heading", level=1)).to_have_text("Logge inn som Ola Nordmann?")
+    who = page.locator(".sign-in-who")
+    expect(who.locator("strong")).to_have_text("Ola Nordmann")
+    expect(who).to_contain_text("Dommer · Rogalandsmesterskapet 2099")
+    button = page.get_by_role("button", name="Logg inn som Ola Nordmann")
+    expect(button).to_be_visible()
+    # Nobody is signed in by opening it.
+    assert "sessionid" not in {cookie["name"] for cookie in page.context.cookies()}
+    link.refresh_from_db()
+    assert link.last_used_at is None
+    # Made for a thumb: the button spans the screen, in sight without scrolling, and
+    # nothing is wider than the phone.
+    box = button.bounding_box()
+    assert box["height"] >= 48 and box["width"] >= 300, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert box["y"] + box["height"] <= PHONE["height"], box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "phone-sign-in-button")
+
+    button.click()
+    page.wait_for_url(f"{live_server.url}/")
+    expect(page.locator(".messages")).to_contain_text(
+        "Logget inn som Ola Nordmann (Dommer, Rogalandsmesterskapet 2099)."
+    )
+    shot(page, "phone-signed-in-with-the-button")
+    link.refresh_from_db()
+    assert link.last_used_at is not None
+    page.goto(f"{live_server.url}{championship.tables.get(number=1).get_absolute_url()}")
+    expect(page.locator("h1.table-number")).to_be_visible()
+    assert "/accounts/login/" not in page.url

@@ -209,7 +209,7 @@ def test_a_judges_link_signs_a_phone_in_and_opens_their_tables_without_a_passwor
     judge = phone()
     assert judge.get(table_page(rm)).status_code == 302  # asked to log in
 
-    response = judge.get(path_of(link))
+    response = judge.post(path_of(link))
     assert response.status_code == 302 and response.url == "/"
     assert response.headers["Cache-Control"].startswith("max-age=0")
     home = judge.get("/")
@@ -221,15 +221,62 @@ def test_a_judges_link_signs_a_phone_in_and_opens_their_tables_without_a_passwor
     assert link.last_used_at is not None
 
 
+def test_opening_a_link_signs_nobody_in_but_shows_whom_the_button_signs_in_as(rm):
+    """A link in an image, a mail scanner's prefetch or a stranger's page signs no one in."""
+    link = add(rm)
+    visitor = Client(enforce_csrf_checks=True)
+    english(visitor)
+    opened = visitor.get(path_of(link))
+    assert opened.status_code == 200
+    assert "_auth_user_id" not in visitor.session
+    assert visitor.get(table_page(rm)).status_code == 302  # still asked to log in
+    link.refresh_from_db()
+    assert link.last_used_at is None  # not even counted as opened
+    page = opened.text
+    assert "<h1>Sign in as Kari Nordmann?</h1>" in page
+    assert "Judge · Rogalandsmesterskapet 2099" in page
+    form = re.search(r'<form method="post">(.*?)</form>', page, re.S).group(1)
+    assert 'name="csrfmiddlewaretoken"' in form
+    assert re.search(r'<button type="submit" class="primary wide">Sign in as Kari Nordmann<', form)
+    assert "This browser is signed in as" not in page  # nobody is
+    assert "no-store" in opened.headers["Cache-Control"]
+    assert opened.headers["Referrer-Policy"] == "same-origin"
+
+    # The button posts the form, with its CSRF token: that signs in, as before.
+    forged = visitor.post(path_of(link))
+    assert forged.status_code == 403 and "_auth_user_id" not in visitor.session
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    signed_in = visitor.post(path_of(link), {"csrfmiddlewaretoken": token})
+    assert signed_in.status_code == 302 and signed_in.url == "/"
+    assert int(visitor.session["_auth_user_id"]) == link.user_id
+    assert visitor.get(table_page(rm)).status_code == 200
+
+
+def test_the_link_page_speaks_the_championships_language(rm):
+    opened = Client().get(path_of(add(rm)))
+    assert 'lang="nb"' in opened.text
+    assert "<h1>Logge inn som Kari Nordmann?</h1>" in opened.text
+    assert ">Logg inn som Kari Nordmann<" in opened.text
+
+
+def test_a_browser_signed_in_as_the_person_already_goes_straight_to_their_screen(rm):
+    link = add(rm)
+    judge = phone()
+    judge.post(path_of(link))
+    again = judge.get(path_of(link))
+    assert again.status_code == 302 and again.url == "/"
+    assert int(judge.session["_auth_user_id"]) == link.user_id
+
+
 def test_a_head_judge_lands_on_the_judging_dashboard_and_an_organiser_in_the_control_room(rm):
     head = add(rm, "Hanne Hovud", Role.HEAD_JUDGE)
     co = add(rm, "Olav Med", Role.ORGANISER)
     final = rm.rounds.get(category__kind="individual")
-    landed = phone().get(path_of(head))
+    landed = phone().post(path_of(head))
     assert landed.url == reverse("judging:dashboard", kwargs={"slug": rm.slug, "round": final.key})
-    assert phone().get(path_of(co)).url == reverse("control:manage", kwargs={"slug": rm.slug})
+    assert phone().post(path_of(co)).url == reverse("control:manage", kwargs={"slug": rm.slug})
     organiser = phone()
-    organiser.get(path_of(co))
+    organiser.post(path_of(co))
     assert organiser.get(staff_url(rm)).status_code == 200
 
 
@@ -237,7 +284,7 @@ def test_a_link_signs_in_only_to_its_own_championship(rm):
     other = factories.championship(slug="other")
     tables_create(championship=other, count=1)
     judge = phone()
-    judge.get(path_of(add(rm)))
+    judge.post(path_of(add(rm)))
     assert judge.get(other.tables.get().get_absolute_url()).status_code == 403
 
 
@@ -245,9 +292,9 @@ def test_a_badge_opened_again_signs_in_another_phone_too(rm):
     """A badge is the person's key until revoked: a second phone, or the same after a restart."""
     link = add(rm)
     first, second = phone(), phone()
-    first.get(path_of(link))
-    second.get(path_of(link))
-    second.get(path_of(link))
+    first.post(path_of(link))
+    second.post(path_of(link))
+    second.post(path_of(link))
     assert first.get(table_page(rm)).status_code == 200
     assert second.get(table_page(rm)).status_code == 200
 
@@ -268,7 +315,7 @@ def test_an_unknown_link_is_refused_with_a_clear_message_never_an_error(client, 
 def test_a_revoked_link_is_refused_and_ends_the_phones_session_at_once(rm, organiser_client):
     link = add(rm)
     judge = phone()
-    judge.get(path_of(link))
+    judge.post(path_of(link))
     assert judge.get(table_page(rm)).status_code == 200
 
     revoke = reverse("championship:staff_revoke", kwargs={"slug": rm.slug, "link": link.pk})
@@ -288,8 +335,8 @@ def test_a_revoked_link_is_refused_and_ends_the_phones_session_at_once(rm, organ
 def test_revoking_one_link_signs_out_no_one_else(rm):
     kept, revoked = add(rm, "Kari Beholdt"), add(rm, "Per Borte")
     kept_phone, revoked_phone = phone(), phone()
-    kept_phone.get(path_of(kept))
-    revoked_phone.get(path_of(revoked))
+    kept_phone.post(path_of(kept))
+    revoked_phone.post(path_of(revoked))
     staff_links.link_revoke(link=revoked, by=None)
     assert kept_phone.get(table_page(rm)).status_code == 200
     assert revoked_phone.get(table_page(rm)).status_code == 302
@@ -306,7 +353,7 @@ def test_the_refusal_speaks_the_championships_language(rm):
 def test_a_new_link_replaces_a_lost_badge(rm, organiser_client):
     lost = add(rm)
     judge = phone()
-    judge.get(path_of(lost))
+    judge.post(path_of(lost))
     renew = reverse("championship:staff_renew", kwargs={"slug": rm.slug, "link": lost.pk})
     assert organiser_client.post(renew).status_code == 302
     new = SignInLink.objects.get(revoked_at__isnull=True)
@@ -314,14 +361,14 @@ def test_a_new_link_replaces_a_lost_badge(rm, organiser_client):
     assert judge.get(table_page(rm)).status_code == 302  # the phone with the lost badge is out
     assert phone().get(path_of(lost)).status_code == 410
     again = phone()
-    again.get(path_of(new))
+    again.post(path_of(new))
     assert again.get(table_page(rm)).status_code == 200
     # A revoked person comes back the same way.
     staff_links.link_revoke(link=new, by=None)
     renew = reverse("championship:staff_renew", kwargs={"slug": rm.slug, "link": new.pk})
     organiser_client.post(renew)
     latest = SignInLink.objects.get(revoked_at__isnull=True)
-    assert phone().get(path_of(latest)).status_code == 302
+    assert phone().post(path_of(latest)).status_code == 302
 
 
 def test_a_browser_signed_in_as_someone_else_is_asked_before_it_changes_hands(
@@ -332,7 +379,8 @@ def test_a_browser_signed_in_as_someone_else_is_asked_before_it_changes_hands(
     assert asked.status_code == 200
     assert "This browser is signed in as orga." in asked.text
     assert "Sign in as Kari Nordmann" in asked.text
-    assert asked.headers["Referrer-Policy"] == "no-referrer"
+    assert asked.headers["Referrer-Policy"] == "same-origin"
+    assert "Stay signed in as before" in asked.text
     assert int(organiser_client.session["_auth_user_id"]) == organiser.pk
     switched = organiser_client.post(path_of(link))
     assert switched.status_code == 302
@@ -342,7 +390,7 @@ def test_a_browser_signed_in_as_someone_else_is_asked_before_it_changes_hands(
 def test_the_database_holds_no_link_in_the_clear(rm, organiser_client):
     link = add(rm, email="kari@example.org")
     token = staff_links.sign_in_token(link)
-    phone().get(path_of(link))
+    phone().post(path_of(link))
     organiser_client.get(staff_url(rm))
     dump = io.StringIO()
     call_command("dumpdata", stdout=dump)
@@ -366,7 +414,7 @@ def test_a_link_made_under_an_old_secret_key_keeps_working_and_prints_while_it_i
     assert "cannot be printed" in page and "staff-badge-qr" not in page
     # The printed badge still opens: the lookup is by the hash of what it carries.
     judge = phone()
-    assert judge.get(path).status_code == 302
+    assert judge.post(path).status_code == 302
     assert judge.get(table_page(rm)).status_code == 200
 
 
