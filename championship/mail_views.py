@@ -7,7 +7,9 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from championship import outbox
@@ -26,6 +28,7 @@ def _mail_url(championship) -> str:
 
 
 @require_GET
+@never_cache
 @organiser_required
 def mail(request, championship):
     """List the championship's e-mails, the newest first, with their state and last error."""
@@ -52,7 +55,7 @@ def mail(request, championship):
 @require_POST
 @organiser_required
 def retry(request, championship, pk):
-    """Try a failed e-mail again now."""
+    """Send a failed e-mail again: make it due now (or, sending after commit, try it now)."""
     found = get_object_or_404(OutgoingMail, championship=championship, pk=pk)
     try:
         found = outbox.mail_retry(mail=found)
@@ -61,6 +64,13 @@ def retry(request, championship, pk):
     else:
         if found.state == State.SENT:
             messages.success(request, _("The e-mail to %(to)s is sent.") % {"to": found.to})
+        elif found.state == State.QUEUED and found.next_attempt_at <= timezone.now():
+            # Due and not tried yet: the outbox's sender takes it at its next look.
+            messages.success(
+                request,
+                _("The e-mail to %(to)s is queued: it goes out within a minute.")
+                % {"to": found.to},
+            )
         else:
             messages.error(
                 request,

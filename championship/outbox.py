@@ -1,4 +1,4 @@
-"""The e-mail outbox: a mail is written with the change that causes it, and sent after commit.
+"""The e-mail outbox: a mail is written with the change that causes it, and sent by a worker.
 
 Terms:
 
@@ -8,11 +8,12 @@ queueing
     that rolls back takes its mail with it; a change that commits keeps it, even
     if the mail server is down.
 sending
-    Once the transaction commits, the request sends its mail at once (with the
-    short ``EMAIL_TIMEOUT``); every error is caught and recorded, so the request
-    never fails because of the mail server. The ``send_mail_outbox`` command,
-    run every minute, sends whatever is due. Each mail is taken with
-    ``SELECT … FOR UPDATE SKIP LOCKED`` and sent while its row is locked, so
+    The ``send_mail_outbox`` command (a worker with ``--loop``, or run every
+    minute) sends whatever is due; a request only queues, so a mail server that
+    hangs or refuses never holds up a request. With ``OUTBOX_SEND_AFTER_COMMIT``
+    on, the request also sends its mail once its transaction commits (with the
+    short ``EMAIL_TIMEOUT``), every error caught and recorded. Each mail is taken
+    with ``SELECT … FOR UPDATE SKIP LOCKED`` and sent while its row is locked, so
     that several app servers and workers never send one mail twice.
 retry
     A failed attempt schedules the next one after ``BACKOFF`` (1, 5, 15, 60
@@ -39,6 +40,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from championship import site_url
 from championship.models import Championship, OutgoingMail
 
 logger = logging.getLogger(__name__)
@@ -82,9 +84,10 @@ def queue(
     reference: int | None = None,
     championship: Championship | None = None,
 ) -> OutgoingMail:
-    """Write a mail to the outbox and send it once the current transaction commits.
+    """Write a mail to the outbox, due now, for the outbox's sender to send.
 
-    Call it inside the transaction of the change that causes the mail.
+    Call it inside the transaction of the change that causes the mail. With
+    ``OUTBOX_SEND_AFTER_COMMIT`` on, also send it once that transaction commits.
     """
     mail = OutgoingMail.objects.create(
         championship=championship,
@@ -95,8 +98,10 @@ def queue(
         body=body,
         state=State.QUEUED,
         next_attempt_at=timezone.now(),
+        site=site_url.base_url(),
     )
-    transaction.on_commit(lambda: _send_after_commit(mail.pk))
+    if settings.OUTBOX_SEND_AFTER_COMMIT:
+        transaction.on_commit(lambda: _send_after_commit(mail.pk))
     return mail
 
 
@@ -132,19 +137,22 @@ def send_one(*, pk: int | None = None, now: datetime | None = None) -> OutgoingM
 def _attempt(mail: OutgoingMail, now: datetime) -> None:
     """Send ``mail`` while its row is locked, and record how it went on it (unsaved)."""
     try:
-        finisher = _finishers.get(mail.kind)
-        body = mail.body if finisher is None else finisher(mail)
-        if body is None:
-            mail.state = State.CANCELLED
-            mail.next_attempt_at = None
-            logger.info("Mail %s (%s) is no longer to be sent: cancelled.", mail.pk, mail.kind)
-            return
-        if SECRET in body:
-            raise RuntimeError(f"No finisher filled in the secret of a {mail.kind} mail.")
-        message = EmailMessage(mail.subject, body, settings.DEFAULT_FROM_EMAIL, [mail.to])
-        attacher = _attachers.get(mail.kind)
-        for name, content, mimetype in attacher(mail) if attacher else ():
-            message.attach(name, content, mimetype)
+        # What is made as the mail is sent (a link's secret, an attachment) is made on the
+        # site's address the mail was queued at, as the request would have made it.
+        with site_url.queued_at(mail.site):
+            finisher = _finishers.get(mail.kind)
+            body = mail.body if finisher is None else finisher(mail)
+            if body is None:
+                mail.state = State.CANCELLED
+                mail.next_attempt_at = None
+                logger.info("Mail %s (%s) is no longer to be sent: cancelled.", mail.pk, mail.kind)
+                return
+            if SECRET in body:
+                raise RuntimeError(f"No finisher filled in the secret of a {mail.kind} mail.")
+            message = EmailMessage(mail.subject, body, settings.DEFAULT_FROM_EMAIL, [mail.to])
+            attacher = _attachers.get(mail.kind)
+            for name, content, mimetype in attacher(mail) if attacher else ():
+                message.attach(name, content, mimetype)
         message.send()
     except Exception as error:
         # Any error: a refused connection, a timeout, a rejected address, a broken backend.
@@ -198,10 +206,12 @@ def send_due(*, limit: int | None = None) -> Run:
 
 
 def mail_retry(*, mail: OutgoingMail) -> OutgoingMail:
-    """Try a mail that failed again, now; return it as the attempt left it.
+    """Make a mail that failed due again, now; return it.
 
-    Refuse (``ValidationError``) a mail that is sent or cancelled. A mail that
-    had given up and fails again is failed again.
+    The outbox's sender sends it; with ``OUTBOX_SEND_AFTER_COMMIT`` on, it is
+    tried at once and returned as the attempt left it. Refuse
+    (``ValidationError``) a mail that is sent or cancelled. A mail that had given
+    up and fails again is failed again.
     """
     with transaction.atomic():
         locked = OutgoingMail.objects.select_for_update().get(pk=mail.pk)
@@ -210,6 +220,8 @@ def mail_retry(*, mail: OutgoingMail) -> OutgoingMail:
         locked.state = State.QUEUED
         locked.next_attempt_at = timezone.now()
         locked.save(update_fields=["state", "next_attempt_at"])
+    if not settings.OUTBOX_SEND_AFTER_COMMIT:
+        return locked
     # ``None``: another sender holds it at this moment, and sends it.
     return send_one(pk=locked.pk) or OutgoingMail.objects.get(pk=locked.pk)
 

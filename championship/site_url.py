@@ -2,14 +2,18 @@
 
 A printed table card and a link in an e-mail are opened on another device, so
 they need an absolute address. It is ``settings.SITE_URL`` when that is set (a
-proxy that rewrites the host, mail sent from a command), and otherwise the
+proxy that rewrites the host, mail queued by a command), and otherwise the
 scheme and host of the request being answered, which ``ALLOWED_HOSTS`` has
-already vetted. Outside any request and without ``SITE_URL`` there is no
-address to give: ``absolute_url`` refuses rather than guess one.
+already vetted; the outbox's sender, outside any request, finishes a mail on
+the address it was queued at (``queued_at``). Otherwise, outside any request
+and without ``SITE_URL`` there is no address to give: ``absolute_url`` refuses
+rather than guess one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.conf import settings
@@ -17,6 +21,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 
 _current_request: ContextVar[HttpRequest | None] = ContextVar("current_request", default=None)
+# The address a mail was queued at, while the outbox's sender finishes it outside any request.
+_queued_at: ContextVar[str] = ContextVar("queued_at", default="")
 
 
 class SiteURLUnknown(ImproperlyConfigured):
@@ -44,14 +50,25 @@ class CurrentRequestMiddleware:
 def base_url(request: HttpRequest | None = None) -> str:
     """Return the site's address without a trailing slash, or "" when it is unknown.
 
-    ``SITE_URL`` first; then ``request``, or the request being answered.
+    ``SITE_URL`` first; then ``request``, or the request being answered; then
+    the address the mail being sent was queued at (``queued_at``).
     """
     if settings.SITE_URL:
         return settings.SITE_URL.rstrip("/")
     request = request or _current_request.get()
     if request is None:
-        return ""
+        return _queued_at.get()
     return f"{request.scheme}://{request.get_host()}"
+
+
+@contextmanager
+def queued_at(address: str) -> Iterator[None]:
+    """Build addresses on ``address``, the one a mail was queued at, outside any request."""
+    token = _queued_at.set(address.rstrip("/"))
+    try:
+        yield
+    finally:
+        _queued_at.reset(token)
 
 
 def absolute_url(path: str, *, request: HttpRequest | None = None) -> str:

@@ -135,7 +135,8 @@ THROTTLE_RATES = {
     "registration-check": env.env_rates(ENV, "THROTTLE_REGISTRATION_CHECK", ["120/m", "1200/h"]),
     "password-reset": env.env_rates(ENV, "THROTTLE_PASSWORD_RESET", ["5/h"]),
     "entry-manage": env.env_rates(ENV, "THROTTLE_ENTRY_MANAGE", ["30/m", "300/h"]),
-    "sign-in": env.env_rates(ENV, "THROTTLE_SIGN_IN", ["30/m"]),
+    # Opening a link and pressing its button count one each: about 30 sign-ins a minute.
+    "sign-in": env.env_rates(ENV, "THROTTLE_SIGN_IN", ["60/m"]),
 }
 # With the cache down, let requests through rather than refuse every one.
 RATELIMIT_FAIL_OPEN = True
@@ -176,9 +177,12 @@ STORAGES = {
 }
 
 globals().update(env.email_config(ENV))
-# Seconds an SMTP connection may take: a mail server that hangs must not hold up a request
-# (mail that fails waits in the outbox, championship/outbox.py).
+# Seconds an SMTP connection may take: a mail server that hangs holds the outbox's sender
+# that long per mail (mail that fails waits in the outbox, championship/outbox.py).
 EMAIL_TIMEOUT = 10
+# Off: requests only queue mail, and ``send_mail_outbox`` sends it, so a mail server that
+# hangs never holds up a request. On: the request also sends its mail once it commits.
+OUTBOX_SEND_AFTER_COMMIT = env.env_bool(ENV, "OUTBOX_SEND_AFTER_COMMIT", False)
 # The site's address for QR codes and links in e-mails; unset, each request's own.
 SITE_URL = env.site_url(ENV)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL  # noqa: F821 - set by email_config just above
@@ -246,4 +250,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
+    # A refused request (403, 400) is one warning line, without a traceback.
+    "filters": {"refusal": {"()": "config.log.RefusalWithoutTraceback"}},
+    "loggers": {"django.request": {"filters": ["refusal"]}},
 }

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from championship import bounds
+from championship import bounds, submissions
 from championship.form_fields import IdsField
 from championship.models import Category, Heat, Round
 from championship.rules.seating import SEEDING, allowed_orders
@@ -369,6 +369,30 @@ class ScreenForm(forms.Form):
         ]
 
 
+class SubmissionField(forms.CharField):
+    """The hidden submission token of a form that acts in bulk (``championship.submissions``).
+
+    Rendered anew as a new token; posted, it is kept on the form shown again
+    after a refusal, so the corrected form still acts once. A missing or
+    malformed token is refused, and the form shown again carries a new one.
+    """
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=64, initial=submissions.new_token, **kwargs)
+
+    def bound_data(self, data, initial):
+        return data if submissions.token_valid(data) else initial
+
+    def validate(self, value):
+        if not submissions.token_valid(value):
+            raise ValidationError(
+                _("This form is out of date: reload the page and send it again."),
+                code="submission",
+            )
+
+
 class MessageForm(forms.Form):
     """The organiser's message to the entrants of the championship, a category or a round."""
 
@@ -377,6 +401,7 @@ class MessageForm(forms.Form):
     body = forms.CharField(
         label=gettext_lazy("Message"), max_length=5000, widget=forms.Textarea(attrs={"rows": 4})
     )
+    submission = SubmissionField()
 
     def __init__(self, *args, championship, **kwargs):
         super().__init__(*args, **kwargs)

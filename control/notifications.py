@@ -5,7 +5,8 @@ of the change that causes it, in the language the entry registered in, to the
 entry's contact address; an entry without one gets none. The championship
 turns each kind off on its own (``mail_seating``, ``mail_advanced``,
 ``mail_results``). The organiser may also write to every entrant of the
-championship, of a category or of a round (``message_send``).
+championship, of a category or of a round (``message_send``), once however often
+the form is submitted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from championship import submissions
 from championship.models import Championship, OutgoingMail, Round, Seat
 from registration import notifications as entry_mail
 from registration.models import Entry
@@ -131,8 +133,15 @@ class Audience:
 
 
 @transaction.atomic
-def message_send(*, audience: Audience, subject: str, body: str) -> int:
-    """Send the organiser's message to every confirmed entry of the audience; return how many."""
+def message_send(
+    *, audience: Audience, subject: str, body: str, submission: str | None = None
+) -> int:
+    """Send the organiser's message to every confirmed entry of the audience; return how many.
+
+    ``submission`` is the form's token: the same form submitted again queues
+    nothing and raises ``submissions.SubmittedBefore``, which holds how many the
+    first queued.
+    """
     subject, body = subject.strip(), body.strip()
     errors = {}
     if not subject:
@@ -150,9 +159,17 @@ def message_send(*, audience: Audience, subject: str, body: str) -> int:
         errors["audience"] = [_("Choose one of this championship's rounds.")]
     if errors:
         raise ValidationError(errors)
+    claim = None
+    if submission is not None:
+        claim = submissions.submission_claim(
+            championship=championship, token=submission, action=submissions.Action.MESSAGE
+        )
     base_url = entry_mail.queued_base_url()
     sent = 0
     entries = audience.entries().select_related("category__championship")
     for entry in entries:
         sent += _queue(entry, Kind.MESSAGE, {"subject": subject, "body": body}, base_url)
+    if claim is not None:
+        claim.count = sent
+        claim.save(update_fields=["count"])
     return sent

@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from championship import submissions
 from championship.errors import RoundStateError
 from championship.models import Heat, Round, Seat, Table
 from championship.rules import seating
@@ -550,9 +551,19 @@ def results_final(round_: Round) -> bool:
 
 
 @transaction.atomic
-def round_advance(*, round_: Round, plan: SeatingPlan | None = None) -> Round:
-    """Seat the qualified of a round in the next round, by placement: the winner at table 1."""
+def round_advance(
+    *, round_: Round, plan: SeatingPlan | None = None, submission: str | None = None
+) -> Round:
+    """Seat the qualified of a round in the next round, by placement: the winner at table 1.
+
+    ``submission`` is the form's token: the same form submitted again seats and
+    tells nobody anew, and raises ``submissions.SubmittedBefore``.
+    """
     round_ = round_lock(round_)
+    if submission is not None:
+        submissions.submission_claim(
+            championship=round_.championship, token=submission, action=submissions.Action.ADVANCE
+        )
     following = round_.next_round()
     if following is None:
         raise RoundStateError(_("This is the category's last round: nobody advances from it."))

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from championship import csvfile
@@ -181,6 +182,7 @@ class _Listing:
         return f"{path}?{self.query}" if self.query else path
 
 
+@never_cache
 @require_GET
 @organiser_required
 def entries(request, championship):
@@ -341,7 +343,7 @@ def new_link(request, championship, pk):
         ):
             return (
                 _(
-                    "%(name)s has a new private link, sent by e-mail: %(url)s "
+                    "%(name)s has a new private link, on its way by e-mail: %(url)s "
                     "The old one no longer works."
                 )
                 % found
@@ -364,6 +366,7 @@ def new_link(request, championship, pk):
 EXPORT_DIALECTS = {"comma": csvfile.COMMA, "semicolon": csvfile.SEMICOLON}
 
 
+@never_cache
 @require_GET
 @organiser_required
 def export(request, championship):
@@ -444,6 +447,7 @@ def import_upload(request, championship):
     )
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def import_preview(request, championship, token):

@@ -33,3 +33,9 @@ CACHES = {
         "LOCATION": "tests",
     }
 }
+
+# Most tests read the mail a request sends right after it (capturing the commit's
+# callbacks), as a site with OUTBOX_SEND_AFTER_COMMIT on sends it. The tests of the
+# default, where only the outbox's sender sends, turn it off
+# (tests/championship/test_outbox_off_the_request.py).
+OUTBOX_SEND_AFTER_COMMIT = True

@@ -1,7 +1,8 @@
 """The championship, its categories, rounds, heats, tables, seats and staff roles.
 
-One module per part (``championship``, ``rounds``, ``staff``, ``mail``); every
-model, and the callables the migrations name, are importable from here.
+One module per part (``championship``, ``rounds``, ``staff``, ``mail``,
+``submissions``); every model, and the callables the migrations name, are
+importable from here.
 """
 
 from championship.models.championship import (
@@ -17,6 +18,7 @@ from championship.models.championship import (
 from championship.models.mail import OutgoingMail
 from championship.models.rounds import Heat, Round, Seat, Table
 from championship.models.staff import ChampionshipRole, SignInLink
+from championship.models.submissions import Submission
 
 __all__ = [
     "RESERVED_SLUGS",
@@ -30,6 +32,7 @@ __all__ = [
     "Round",
     "Seat",
     "SignInLink",
+    "Submission",
     "Table",
     "new_token",
     "validate_slug_not_reserved",

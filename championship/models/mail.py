@@ -10,7 +10,7 @@ from championship.models.championship import Championship
 
 
 class OutgoingMail(models.Model):
-    """An e-mail in the outbox: written with the change that causes it, sent after commit.
+    """An e-mail in the outbox: written with the change that causes it, sent by the outbox.
 
     The mail is rendered when it is queued (in its recipient's language), so a
     retry sends the same words; ``championship.outbox`` sends it and retries it
@@ -61,6 +61,9 @@ class OutgoingMail(models.Model):
     last_error = models.TextField(_("last error"), blank=True)
     next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    # The site's address where the mail was queued (a request's, or ``SITE_URL``), for what
+    # is made as it is sent (an attachment) outside that request.
+    site = models.CharField(_("site address"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from championship import selectors as championship_selectors
+from championship import submissions
 from championship.permissions import organiser_required
 from control import notifications, screen
 from control.forms import MessageForm, ScreenForm
@@ -63,7 +64,10 @@ def switch_screen(request, championship):
 @require_POST
 @organiser_required
 def message(request, championship):
-    """Send the organiser's message to the entrants of the championship, a category or a round."""
+    """Send the organiser's message to the entrants of the championship, a category or a round.
+
+    Once: the same form submitted again answers as the first did, and queues nothing.
+    """
     form = MessageForm(request.POST, championship=championship)
     if form.is_valid():
         data = form.cleaned_data
@@ -75,11 +79,26 @@ def message(request, championship):
         )
         try:
             count = notifications.message_send(
-                audience=audience, subject=data["subject"], body=data["body"]
+                audience=audience,
+                subject=data["subject"],
+                body=data["body"],
+                submission=data["submission"],
             )
         except ValidationError as error:
             for field, errors in error.message_dict.items():
                 form.add_error(field if field in form.fields else None, errors)
+        except submissions.SubmittedBefore as before:
+            count = before.submission.count
+            messages.success(
+                request,
+                ngettext(
+                    "The message is already sent: it is on its way to %(count)s entrant.",
+                    "The message is already sent: it is on its way to %(count)s entrants.",
+                    count,
+                )
+                % {"count": count},
+            )
+            return redirect("control:manage", slug=championship.slug)
         else:
             messages.success(
                 request,

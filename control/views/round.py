@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from championship import bounds
+from championship import bounds, submissions
 from championship.errors import RoundStateError
 from championship.models import ChampionshipRole, Heat, Round, Seat
 from championship.permissions import has_role, organiser_required, role_required
@@ -129,6 +129,7 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
         "table_count": round_.championship.tables.count(),
         "seat_form": seat_form,
         "advance_form": advance_form,
+        "advance_submission": submissions.new_token(),
         "last_seating": _last_seating(request, round_),
         "time_limit_ms": round_.time_limit_ms,
         "now": now,
@@ -395,7 +396,16 @@ def advance(request, championship, round):
         return redirect(control_url(round_))
 
     def action():
-        following = rounds.round_advance(round_=round_)
+        try:
+            following = rounds.round_advance(
+                round_=round_, submission=request.POST.get("submission") or None
+            )
+        except submissions.SubmittedBefore:
+            # The same form again (a double click): answered as the first, nobody seated anew.
+            following = round_.next_round()
+            return _("The qualified are already seated in %(round)s.") % {
+                "round": following.display_name
+            }
         return _("The qualified are seated in %(round)s.") % {"round": following.display_name}
 
     return _act(request, round_, action)

@@ -117,7 +117,7 @@ def test_the_settings_read_the_proxy_count_and_the_limits_from_the_environment()
         THROTTLE_REGISTRATION="60/m,600/h",
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["1", "1", "False", "['60/m',", "'600/h']", "['30/m']"]
+    assert result.stdout.split() == ["1", "1", "False", "['60/m',", "'600/h']", "['60/m']"]
 
 
 def test_a_malformed_limit_in_the_environment_stops_the_start():

@@ -181,7 +181,7 @@ def test_a_failing_mail_is_retried_with_back_off_then_failed(championship, mail_
 
 
 def test_the_smtp_connection_has_a_short_timeout():
-    """A mail server that hangs holds a request for seconds, not minutes."""
+    """A mail server that hangs holds the outbox's sender for seconds per mail, not minutes."""
     connection = get_connection("django.core.mail.backends.smtp.EmailBackend")
     assert 0 < connection.timeout <= 15
 
@@ -221,7 +221,7 @@ def test_a_new_private_link_sent_by_e_mail_is_also_shown(english, championship, 
     )
     entry.refresh_from_db()
     assert f"/{championship.slug}/entries/{entry.manage_token}/" in response.text
-    assert "sent by e-mail" in response.text
+    assert "on its way by e-mail" in response.text
     (message,) = mail.outbox
     assert entry.manage_token in message.body
 

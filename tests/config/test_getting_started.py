@@ -124,3 +124,17 @@ def test_without_a_network_the_lan_address_is_none(monkeypatch):
     assert lan.lan_address() is None
     monkeypatch.setattr(lan, "_interface_addresses", lambda: ["10.0.0.7"])
     assert lan.lan_address() == "10.0.0.7"
+
+
+@needs_make
+def test_make_run_runs_the_outbox_worker_beside_the_server_and_stops_it_with_it(checkout):
+    """Requests only queue mail: the worker sends it, started after the demo's summary."""
+    stamp(checkout, ".installed-run")
+    lines = dry_run(checkout, "run").strip().splitlines()
+    (demo,) = [n for n, line in enumerate(lines) if "manage.py demo" in line]
+    (worker,) = [n for n, line in enumerate(lines) if "manage.py send_mail_outbox --loop &" in line]
+    assert demo < worker
+    # One shell: the worker in the background, a trap that ends it, the server in front.
+    shell = " ".join(line.rstrip("\\") for line in lines[worker:])
+    assert "trap 'kill $worker" in shell and "EXIT" in shell
+    assert lines[-1].endswith("runserver 127.0.0.1:8000")

@@ -4,6 +4,7 @@ Each mail goes in the entry's language (en, nb, sv, da), to its contact address,
 and each kind can be turned off per championship.
 """
 
+import re
 import uuid
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from championship import submissions
 from championship.models import ChampionshipRole, OutgoingMail, Round
 from championship.services import tables_create
 from control import notifications, rounds
@@ -148,7 +150,12 @@ def test_the_organiser_writes_to_a_category_or_a_round(
     with django_capture_on_commit_callbacks(execute=True):
         answer = client.post(
             url,
-            {"audience": "category:individual", "subject": "Parking", "body": "Park at P2."},
+            {
+                "audience": "category:individual",
+                "subject": "Parking",
+                "body": "Park at P2.",
+                "submission": submissions.new_token(),
+            },
             follow=True,
         )
     assert answer.status_code == 200
@@ -220,3 +227,112 @@ def test_the_organisers_message_greets_each_entrant_in_their_language(
     for language, message in by_address().items():
         assert message.body.startswith(greeting[language]), (language, message.body)
         assert signed[language] in message.body
+
+
+# The same form twice --------------------------------------------------------------------------
+
+
+def submission_token(html: str) -> str:
+    """Return the submission token that the page's bulk form carries."""
+    return re.search(r'name="submission" value="([^"]+)"', html).group(1)
+
+
+@pytest.fixture
+def organiser_client(dm, client, settings):
+    championship, _prelim, _final = dm
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.force_login(factories.role(championship, ChampionshipRole.Role.ORGANISER))
+    return client
+
+
+def said(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_the_same_message_form_sent_twice_queues_each_mail_once(
+    dm, organiser_client, django_capture_on_commit_callbacks
+):
+    """A double click, or sending again after a timeout, answers as the first did."""
+    championship, _prelim, _final = dm
+    page = organiser_client.get(reverse("control:manage", args=[championship.slug])).text
+    url = reverse("control:message", args=[championship.slug])
+    data = {"audience": "", "subject": "Parking", "body": "Park at P2."}
+    data["submission"] = submission_token(page)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = organiser_client.post(url, data, follow=True)
+        second = organiser_client.post(url, data, follow=True)
+    assert said(first) == ["The message is on its way to 4 entrants."]
+    assert said(second) == ["The message is already sent: it is on its way to 4 entrants."]
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(f"{x}@example.org" for x in LANGUAGES)
+    assert OutgoingMail.objects.filter(kind="message").count() == 4
+    # The form shown anew is a new message: written again and sent, it goes again.
+    data["submission"] = submission_token(second.text)
+    organiser_client.post(url, data)
+    assert OutgoingMail.objects.filter(kind="message").count() == 8
+
+
+def test_a_refused_message_form_keeps_its_token_and_goes_once_corrected(dm, organiser_client):
+    championship, _prelim, _final = dm
+    page = organiser_client.get(reverse("control:manage", args=[championship.slug])).text
+    url = reverse("control:message", args=[championship.slug])
+    data = {"audience": "", "subject": "Parking", "body": "", "submission": submission_token(page)}
+    refused = organiser_client.post(url, data)
+    assert refused.status_code == 200 and "The message is not sent: see the form." in refused.text
+    assert submission_token(refused.text) == data["submission"]
+    data["body"] = "Park at P2."
+    assert said(organiser_client.post(url, data, follow=True)) == [
+        "The message is on its way to 4 entrants."
+    ]
+    assert said(organiser_client.post(url, data, follow=True)) == [
+        "The message is already sent: it is on its way to 4 entrants."
+    ]
+    assert OutgoingMail.objects.filter(kind="message").count() == 4
+
+
+@pytest.mark.parametrize("token", [None, "", "short", "x" * 65, "not a token at all, spaces"])
+def test_a_message_form_without_its_token_is_refused_and_shown_with_a_new_one(
+    dm, organiser_client, token
+):
+    championship, _prelim, _final = dm
+    url = reverse("control:message", args=[championship.slug])
+    data = {"audience": "", "subject": "Parking", "body": "Park at P2."}
+    if token is not None:
+        data["submission"] = token
+    refused = organiser_client.post(url, data)
+    assert refused.status_code == 200
+    assert "This form is out of date: reload the page and send it again." in refused.text
+    assert not OutgoingMail.objects.exists()
+    data["submission"] = submission_token(refused.text)
+    assert said(organiser_client.post(url, data, follow=True)) == [
+        "The message is on its way to 4 entrants."
+    ]
+
+
+def test_the_advance_form_submitted_twice_seats_and_tells_the_qualified_once(
+    dm, organiser_client, django_capture_on_commit_callbacks
+):
+    championship, prelim, final = dm
+    rounds.round_seat(round_=prelim)
+    rounds.round_start(round_=prelim)
+    timed(prelim, (43, 41, 42, 40, 44))  # da and nb advance
+    rounds.round_sign_off(round_=prelim, by=None)
+    control = reverse("control:round_control", args=[championship.slug, prelim.key])
+    token = submission_token(organiser_client.get(control).text)
+    advance = reverse("control:round_advance", args=[championship.slug, prelim.key])
+    mail.outbox.clear()
+    refused = organiser_client.post(advance, {"submission": "not a token"}, follow=True)
+    assert said(refused) == ["This form is out of date: reload the page and send it again."]
+    assert not final.seats.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        first = organiser_client.post(advance, {"submission": token}, follow=True)
+    seats = list(final.seats.values_list("pk", "entry__contact_email"))
+    with django_capture_on_commit_callbacks(execute=True):
+        second = organiser_client.post(advance, {"submission": token}, follow=True)
+    assert said(first) == [f"The qualified are seated in {final.display_name}."]
+    assert said(second) == [f"The qualified are already seated in {final.display_name}."]
+    assert sorted(m.to[0] for m in mail.outbox) == ["da@example.org", "nb@example.org"]
+    assert list(final.seats.values_list("pk", "entry__contact_email")) == seats
+    # Advanced again from the page shown anew (after a correction, say): seated and told anew.
+    with django_capture_on_commit_callbacks(execute=True):
+        organiser_client.post(advance, {"submission": submission_token(second.text)})
+    assert len(mail.outbox) == 4

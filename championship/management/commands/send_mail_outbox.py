@@ -6,12 +6,16 @@ from championship.worker import run_every
 # The sign-in link's mail is finished by staff_links (it fills in the link's secret).
 from championship import staff_links  # noqa: F401  isort: skip
 
+# With --loop, the seconds between two looks: a confirmation waits at most this long.
+INTERVAL = 5.0
+
 
 class Command(BaseCommand):
     help = (
         "Send the e-mail outbox's due mail, one at a time; a failure is recorded and retried "
-        "later with back-off. Safe to run on several servers at once: no mail is sent twice. "
-        "Run it every minute (cron or a systemd timer), or with --loop as a worker."
+        "later with back-off. Requests only queue mail: this command sends it. Safe to run on "
+        "several servers at once: no mail is sent twice. Run it with --loop as a worker, or "
+        "every minute (cron or a systemd timer)."
     )
 
     def add_arguments(self, parser):
@@ -21,8 +25,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--interval",
             type=float,
-            default=15.0,
-            help="With --loop: seconds between two looks at the outbox (default 15).",
+            default=INTERVAL,
+            help=f"With --loop: seconds between two looks at the outbox (default {INTERVAL:g}).",
         )
         parser.add_argument(
             "--limit", type=int, default=None, help="Send at most this many mails per look."
