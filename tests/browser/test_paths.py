@@ -222,7 +222,13 @@ def test_a_refused_correction_stays_open_with_the_services_message(laptop, live_
     form.locator("input[name=pieces_placed]").fill("2")
     form.locator("select[name=status]").select_option("unfinished")
     form.locator("textarea[name=reason]").fill("Counted again")
-    form.get_by_role("button", name="Record the correction").click()
+    # What is sent is what was typed: the refresh keeps an open correction as it is.
+    expect(row.locator("details.row-correct")).to_have_attribute("open", "")
+    expect(form.locator("input[name=pieces_placed]")).to_have_value("2")
+    expect(form.locator("select[name=status]")).to_have_value("unfinished")
+    with page.expect_navigation():
+        form.get_by_role("button", name="Record the correction").click()
+    assert "/correct/" in page.url, f"the correction was not refused: {page.url}"
     row = page.locator(f"#result-{day.entries[0].pk}")
     expect(row.locator("details.row-correct")).to_have_attribute("open", "")
     expect(row.locator(".errors")).to_contain_text("Pieces placed must be 0 or from 3")
