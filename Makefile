@@ -35,13 +35,15 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 install: $(DEV_STAMP)
 
 # The demo's summary (addresses, passwords) is the last thing printed before the server starts.
-# The outbox's worker runs beside the server and stops with it: requests only queue e-mail,
-# the worker sends it (to this console, without EMAIL_HOST).
+# The workers run beside the server and stop with it: the outbox's (requests only queue
+# e-mail, the worker sends it, to this console without EMAIL_HOST) and the imports' (a large
+# CSV import is imported by it while its page shows the progress).
 run: $(RUN_STAMP)
 	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py migrate --noinput --verbosity 0
 	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py demo $(if $(FRESH),,--keep) --address $(HOST):$(PORT)
 	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py send_mail_outbox --loop & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	DEBUG=true DATABASE_URL= $(BIN)/python manage.py run_import_jobs --loop & imports=$$!; \
+	trap 'kill $$worker $$imports 2>/dev/null' EXIT INT TERM; \
 	DEBUG=true DATABASE_URL= $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: $(DEV_STAMP)

@@ -39,12 +39,14 @@ def machine() -> dict:
     }
 
 
-def versions(wrk: str, admin_url: str, redis) -> dict:
+def versions(wrk: str | None, admin_url: str, redis) -> dict:
     import django
     import gunicorn
     import psycopg
 
-    wrk_version = subprocess.run([wrk, "-v"], capture_output=True, text=True).stdout.split()
+    wrk_version = (
+        subprocess.run([wrk, "-v"], capture_output=True, text=True).stdout.split() if wrk else []
+    )
     return {
         "python": platform.python_version(),
         "django": django.get_version(),

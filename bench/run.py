@@ -33,7 +33,20 @@ What it does, all on 127.0.0.1, and undone at the end even on failure:
    finished, or the run fails (``--day-seconds``, ``--day-judges``,
    ``--day-html``, ``--day-api``; ``--only-day`` leaves out the WJPC
    championship's import in step 2 and the measurements of step 4);
-6. prints a Markdown table and writes everything to ``benchmark-results/``.
+6. the organiser's lists (``lists.py``): a championship of ``--list-entries``
+   entries (10,000) of its own, ``lists-bench``; its entries page and check-in
+   page, each asked for one at a time from a gunicorn of one worker and one
+   thread, with the minimal view between: the server's time, the bytes, the
+   time in minimal views (``--only-lists``: this alone, after step 1;
+   ``--list-entries 0``: none);
+7. the imports (``imports.py``, measured in the application by
+   ``import_costs.py``): a CSV file of ``--import-rows`` entries (2,000)
+   uploaded, previewed and confirmed through the organiser's pages until the
+   import worker is done, into a category of 3 places and into one without a
+   limit; an interchange document of ``--import-entries`` entries (10,000)
+   loaded with ``import_document`` (``--only-imports``: this alone, after
+   step 1, in a database of its own; ``0``: none);
+8. prints a Markdown table and writes everything to ``benchmark-results/``.
 
 The figures are ratios to the static file and to the minimal view of the same
 server in the same run; see docs/performance.md for what they mean. The databases,
@@ -73,6 +86,8 @@ from bench.captures import (
 )
 from bench.day import run_day
 from bench.document import HEATS, LAYOUTS, PENDING_PER_HEAT, PER_HEAT, SLUG, wjpc_document
+from bench.imports import imports_rows, run_imports
+from bench.lists import lists_rows, run_lists
 from bench.report import (
     HEALTH,
     STATIC,
@@ -92,6 +107,8 @@ from harness.redis import redis_client
 from harness.servers import ROOT, AppServer, load_championship, manage, production_env
 
 DATABASE = "championship_bench"
+LISTS_DATABASE = "championship_bench_lists"  # --only-lists
+IMPORTS_DATABASE = "championship_bench_imports"  # --only-imports
 REDIS_DB = 14
 
 
@@ -563,6 +580,32 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--only-day", action="store_true", help="the day alone, without the other measurements"
     )
+    parser.add_argument(
+        "--list-entries", type=int, default=10_000, help="the lists' championship (0: none)"
+    )
+    parser.add_argument("--list-samples", type=int, default=7, help="requests per list page")
+    parser.add_argument(
+        "--list-pages", default="", help="only these pages of the lists, comma-separated names"
+    )
+    parser.add_argument(
+        "--only-lists",
+        action="store_true",
+        help="the organiser's lists alone (no wrk, nginx or gunicorn under load)",
+    )
+    parser.add_argument(
+        "--import-rows", type=int, default=2000, help="the CSV import's rows (0: none)"
+    )
+    parser.add_argument(
+        "--import-entries",
+        type=int,
+        default=10_000,
+        help="the interchange import's entries (0: none)",
+    )
+    parser.add_argument(
+        "--only-imports",
+        action="store_true",
+        help="the imports alone (no wrk, nginx or gunicorn)",
+    )
     parser.add_argument("--output", default=str(ROOT / "benchmark-results"))
     args = parser.parse_args(argv)
 
@@ -580,6 +623,10 @@ def main(argv=None) -> int:
 
 
 def run(args, cleanup: contextlib.ExitStack) -> int:
+    if args.only_lists:
+        return run_only_lists(args, cleanup)
+    if args.only_imports:
+        return run_only_imports(args, cleanup)
     wrk = ensure_wrk()
     ensure_nginx()
     redis = redis_client(args.redis)
@@ -682,19 +729,89 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     report["day"] = run_day(args, env, workdir, port, database)
     errors_in_log = server.log_tail()
     report["server_log_tail"] = errors_in_log[-2000:]
+    if args.list_entries:
+        report["lists"] = run_lists(args, env, workdir, cleanup, database)
+    if args.import_rows or args.import_entries:
+        report["imports"] = run_imports(env, rows=args.import_rows, entries=args.import_entries)
 
+    write_report(args, report)
+    if report["day"]["failures"]:
+        raise BenchError("the day: " + "; ".join(report["day"]["failures"]))
+    return 0
+
+
+def write_report(args, report: dict) -> None:
+    """Write the report to ``--output`` (JSON and Markdown) and print its table."""
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     (output / f"bench-{stamp}.json").write_text(json.dumps(report, indent=2, default=str))
-    text = markdown(report)
+    parts = [markdown(report)] if "wrk" in report or "day" in report else []
+    if "lists" in report:
+        parts.append("\n".join(lists_rows(report["lists"])))
+    if "imports" in report:
+        parts.append("\n".join(imports_rows(report["imports"])))
+    text = "\n\n".join(parts)
     (output / f"bench-{stamp}.md").write_text(text + "\n")
     print(json.dumps({"machine": report["machine"], "versions": report["versions"]}, indent=2))
     print(json.dumps(report["settings"], indent=2))
     print(text)
     log(f"written to {output}/bench-{stamp}.json and .md")
-    if report["day"]["failures"]:
-        raise BenchError("the day: " + "; ".join(report["day"]["failures"]))
+
+
+def run_only_lists(args, cleanup: contextlib.ExitStack) -> int:
+    """Measure the organiser's lists alone: a database, migrations, the lists' championship."""
+    redis = redis_client(args.redis)
+    workdir = Path(tempfile.mkdtemp(prefix="championship-bench-"))
+    cleanup.callback(shutil.rmtree, workdir, ignore_errors=True)
+    # A database of its own, and Redis left as it is (the lists read no cache): a whole
+    # run of the benchmark at the same time is not disturbed.
+    log(f"database {LISTS_DATABASE}, Redis {args.redis}")
+    database = Database(args.pg, LISTS_DATABASE).create()
+    cleanup.callback(database.drop)
+    env = production_env(database.url, args.redis)
+    log("migrate, collectstatic")
+    manage(env, "migrate", "--noinput")
+    manage(env, "collectstatic", "--noinput")
+    report = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "versions": versions(None, args.pg, redis),
+        "settings": {
+            "gunicorn": "config.wsgi, 1 worker (gthread), 1 thread, access log",
+            "database": f"PostgreSQL, {LISTS_DATABASE}, CONN_MAX_AGE 600 with health checks",
+            "cache": args.redis,
+        },
+        "args": vars(args),
+        "lists": run_lists(args, env, workdir, cleanup, database),
+    }
+    write_report(args, report)
+    return 0
+
+
+def run_only_imports(args, cleanup: contextlib.ExitStack) -> int:
+    """Measure the imports alone: a database of their own, migrations, the measurements."""
+    redis = redis_client(args.redis)
+    log(f"database {IMPORTS_DATABASE}")
+    database = Database(args.pg, IMPORTS_DATABASE).create()
+    cleanup.callback(database.drop)
+    env = production_env(database.url, args.redis)
+    log("migrate, collectstatic")
+    manage(env, "migrate", "--noinput")
+    manage(env, "collectstatic", "--noinput")
+    log(f"imports: {args.import_rows} CSV rows, {args.import_entries} interchange entries")
+    report = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "versions": versions(None, args.pg, redis),
+        "settings": {
+            "database": f"PostgreSQL, {IMPORTS_DATABASE}",
+            "application": "manage.py shell with the production settings, Django's test client",
+        },
+        "args": vars(args),
+        "imports": run_imports(env, rows=args.import_rows, entries=args.import_entries),
+    }
+    write_report(args, report)
     return 0
 
 

@@ -282,7 +282,7 @@ class HistoryRankingForm(forms.Form):
         widget=forms.CheckboxSelectMultiple(attrs={"class": "choices"}),
         help_text=gettext_lazy(
             "An entry is ranked by the most recent of them in which one of its members "
-            "placed, then by that place. Puzzlers are recognised by their e-mail address."
+            "placed, then by that place. Puzzlers are recognised by their confirmed e-mail address."
         ),
     )
 

@@ -20,7 +20,14 @@ from championship.models import (
 from interchange.format import InterchangeError
 from interchange.plan import _Plan, _Round
 from interchange.read import _read
-from registration.models import Entry, EntryMember, Person, Puzzler
+from registration.models import (
+    Entry,
+    EntryMember,
+    Person,
+    imported_puzzlers,
+    puzzlers_drop_unused,
+    puzzlers_kept,
+)
 from results.models import Result
 from results.services import standings_recompute
 
@@ -43,6 +50,7 @@ def _write(plan: _Plan, *, replace: bool) -> Championship:
     with transaction.atomic():
         existing = Championship.objects.select_for_update().filter(slug=slug).first()
         roles: list[tuple[int, str]] = []
+        kept: dict[str, tuple[str, int, bool]] = {}
         if existing is not None:
             if not replace:
                 raise InterchangeError(
@@ -51,6 +59,7 @@ def _write(plan: _Plan, *, replace: bool) -> Championship:
                     "(--replace) to overwrite it",
                 )
             roles = list(existing.roles.values_list("user_id", "role"))
+            kept = puzzlers_kept(existing)
             existing.delete()
         # Tokens are unique across championships; the old one's are free by now.
         given = [table.token for table in plan.tables if table.token]
@@ -83,14 +92,13 @@ def _write(plan: _Plan, *, replace: bool) -> Championship:
             )
             for table in plan.tables
         )
+        # An import confirms no address: a puzzler of their own, or the one kept on a replace.
+        puzzlers = imported_puzzlers(plan.persons, kept=kept)
         Person.objects.bulk_create(
-            Person(
-                championship=championship,
-                puzzler=Puzzler.for_email(person.get("email", "")),
-                **person,
-            )
-            for person in plan.persons
+            Person(championship=championship, puzzler_id=puzzler, **person)
+            for person, puzzler in zip(plan.persons, puzzlers, strict=True)
         )
+        puzzlers_drop_unused(puzzler for _key, puzzler, _joined in kept.values())
         categories, entries = _write_entries(championship, plan)
         _write_questions(championship, plan, categories)
         rounds = _write_rounds(championship, plan, categories, entries)

@@ -7,6 +7,7 @@ class RegistrationConfig(AppConfig):
     verbose_name = _("Registration")
 
     def ready(self):
-        from registration import checkin
+        from registration import checkin, notifications
 
         checkin.attach_to_mail()
+        notifications.finish_address_links()

@@ -10,10 +10,9 @@ import
     rows are saved by the registration services.
 stored import
     The uploaded file's text, kept on the server between the preview and the
-    confirmation (``StoredImport``), for the organiser who uploaded it. A
-    confirmation claims it (marks it done, if it was not) in the import's own
-    transaction: two confirmations of one upload, one after the other or at the
-    same instant, import it once.
+    confirmation (``StoredImport``), for the organiser who uploaded it. The
+    confirmation makes it a job (``registration.csv_jobs``), which saves the rows
+    batch by batch.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from championship import csvfile
 from championship.models import Category, Championship
 from championship.rules import eligibility, identity
-from registration import csv_forms, services, validation
+from registration import csv_forms, validation
 from registration.csv_columns import FORMULA_STARTS, MAX_ROWS, NO, YES, Column, map_header
 from registration.models import Entry, Question, StoredImport
 from registration.questions import clean_answers as questions_clean
@@ -128,16 +128,20 @@ def _cells(columns: dict[int, Column], cells: list[str]) -> dict[Column, str]:
     return values
 
 
-def _form_problems(form, reported: set[str], *, key: str = "", where: str = "") -> list[str]:
-    """Return a row form's errors as sentences (after ``where``).
+def _form_problems(
+    form, reported: set[str], *, key: str = "", member: int | None = None
+) -> list[str]:
+    """Return a row form's errors as sentences (after "Member N: " for ``member``).
 
     The fields the form refuses join ``reported`` (as ``key`` + name): the
     service's errors about them are not told again. An over-long text is not
     refused but cut, and checked on.
     """
     problems = []
-    for name, errors in form.errors.as_data().items():
-        for error in errors:
+    errors = form.errors.as_data()
+    where = _member_label(member) + ": " if errors and member is not None else ""
+    for name, refusals in errors.items():
+        for error in refusals:
             problems.extend(where + message for message in error.messages)
             if error.code != csv_forms.TOO_LONG:
                 reported.add(key + name)
@@ -165,6 +169,7 @@ def parse_entries(
     Each row is checked with the rules of the registration form (without the
     deadline), against the entries already registered, and, where the preset
     allows one entry per person in a category, against the file's earlier rows.
+    The people registered in a category are read once, not once per row.
     """
     preview = ImportPreview()
     preview.delimiter, table = csvfile.read_table(text, max_rows=MAX_ROWS)
@@ -200,6 +205,8 @@ def parse_entries(
 
     categories = _category_lookup(championship)
     rules = championship.rules
+    # The people registered in each category, where each person may enter once.
+    registered: dict[int, identity.People] = {}
     # The people of the earlier rows, per category, with their rows' lines.
     seen: dict[int, identity.People[int]] = {}
     for line_number, cells in records:
@@ -221,12 +228,7 @@ def parse_entries(
                 continue
             member = csv_forms.MemberRowForm(cells_of)
             row.problems.extend(
-                _form_problems(
-                    member,
-                    reported,
-                    key=f"members.{number - 1}.",
-                    where=_member_label(number - 1) + ": ",
-                )
+                _form_problems(member, reported, key=f"members.{number - 1}.", member=number - 1)
             )
             row.members.append(member.member_data())
         if not row.members:
@@ -234,15 +236,16 @@ def parse_entries(
         row.answers = _answers(asked, cells, row)
         # The rules of the registration form.
         if row.category is not None and row.members and not row.withdrawn:
-            try:
-                validation.validate_registration(
-                    category=row.category,
-                    members=row.members,
-                    adult_name=row.adult_name,
-                    enforce_deadline=False,
-                )
-            except ValidationError as error:
-                row.problems.extend(_service_problems(error, reported))
+            people = None
+            if rules.one_entry_per_person_per_category:
+                if row.category.pk not in registered:
+                    registered[row.category.pk] = validation.registered_people(row.category)
+                people = registered[row.category.pk]
+            errors = validation.entry_errors(
+                row.category, row.members, row.adult_name, registered=people
+            )
+            if errors:
+                row.problems.extend(_service_problems(ValidationError(errors), reported))
             if row.category.pk not in asked_in:
                 asked_in[row.category.pk] = questions_for(row.category)
             row.problems.extend(_answer_problems(row, asked_in[row.category.pk]))
@@ -365,23 +368,24 @@ KEPT_FOR = timedelta(days=1)
 STORED_TOKEN = re.compile(r"^[-a-zA-Z0-9_]{1,32}$")
 
 
-class ImportAlreadyDone(Exception):
-    """The stored import was confirmed already: nothing is imported again."""
-
-
 def import_store(
     *, championship: Championship, user, text: str, category_key: str, filename: str
 ) -> StoredImport:
     """Keep an uploaded file's text until it is confirmed or cancelled; return it.
 
     An organiser keeps the last ``KEPT_IMPORTS`` uploads of a championship, and
-    none longer than ``KEPT_FOR``.
+    none longer than ``KEPT_FOR``; an import still being imported is kept.
     """
+    unfinished = Q(state__in=[StoredImport.State.QUEUED, StoredImport.State.RUNNING])
     with transaction.atomic():
-        StoredImport.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).delete()
-        older = StoredImport.objects.filter(championship=championship, user=user).order_by(
-            "-created_at", "-pk"
-        )[KEPT_IMPORTS - 1 :]
+        StoredImport.objects.filter(created_at__lt=timezone.now() - KEPT_FOR).exclude(
+            unfinished
+        ).delete()
+        older = (
+            StoredImport.objects.filter(championship=championship, user=user)
+            .exclude(unfinished)
+            .order_by("-created_at", "-pk")[KEPT_IMPORTS - 1 :]
+        )
         StoredImport.objects.filter(pk__in=list(older.values_list("pk", flat=True))).delete()
         return StoredImport.objects.create(
             championship=championship,
@@ -402,30 +406,3 @@ def stored_import(*, championship: Championship, user, token: str) -> StoredImpo
 def import_forget(*, stored: StoredImport) -> None:
     """Drop a stored import (cancelled, or a file that cannot be read)."""
     StoredImport.objects.filter(pk=stored.pk).delete()
-
-
-def import_confirm(*, stored: StoredImport, rows, language: str) -> list[Entry]:
-    """Save the rows of a stored import, once; return the new entries.
-
-    The stored import is claimed in the same transaction as the rows: a refused
-    row leaves it unclaimed, to be confirmed again; a confirmation that finds it
-    claimed, even by a confirmation still running, raises ``ImportAlreadyDone``
-    and saves nothing. Raise ``services.ImportRowRefused`` for a refused row.
-    """
-    with transaction.atomic():
-        if not _claim(stored):
-            raise ImportAlreadyDone
-        return services.entries_import(rows=rows, language=language)
-
-
-def _claim(stored: StoredImport) -> bool:
-    """Mark a stored import done, if it was not; return whether this call did.
-
-    A conditional update: its row lock makes a simultaneous confirmation wait for
-    this one's transaction, then find the import done.
-    """
-    return bool(
-        StoredImport.objects.filter(pk=stored.pk, done_at__isnull=True).update(
-            done_at=timezone.now(), text=""
-        )
-    )

@@ -74,7 +74,7 @@ class MemberForm(forms.Form):
             ) % {"fields": published_fields_text(rules.published_fields)}
         consent.help_text = _(
             "With consent, results also appear on a public page of the puzzler that lists "
-            "their championships on this site (recognised by e-mail address)."
+            "their championships on this site (recognised by e-mail address, once confirmed)."
         )
         self.fields["publish_consent"] = consent
 

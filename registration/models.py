@@ -7,7 +7,7 @@ import secrets
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -34,13 +34,18 @@ def email_key(email: str) -> str:
 
 
 class Puzzler(models.Model):
-    """One person across championships on this site: recognised by e-mail address.
+    """One person across championships on this site: recognised by a confirmed e-mail address.
 
-    Every ``Person`` (a person in one championship) belongs to a puzzler: the one
-    of their e-mail address, so that someone who registers again is recognised
-    and their history follows them; a person without an e-mail address is a
-    puzzler of their own. The puzzler's public page shows only the championships
-    in which the person consented to publication, and does not exist without one.
+    Every ``Person`` (a person in one championship) belongs to a puzzler. A new
+    person is a puzzler of their own (no address). Only by confirming their
+    address, through the link mailed to it (``registration.addresses``), does a
+    person join the puzzler of that address (``email_key``), so that someone who
+    registers again is recognised and their history follows them; typing an
+    address proves nothing. So every person of a puzzler with an address has
+    confirmed it (or was grandfathered: migration 0010), and a puzzler without
+    one holds a single person. The puzzler's public page shows only the
+    championships in which the person consented to publication, and does not
+    exist without one.
     """
 
     ref = models.CharField(_("id"), max_length=16, unique=True, default=new_puzzler_ref)
@@ -60,13 +65,62 @@ class Puzzler(models.Model):
         return reverse("puzzler", kwargs={"ref": self.ref})
 
     @classmethod
-    def for_email(cls, email: str) -> Puzzler:
-        """Return the puzzler of ``email`` (created if new), or a new one when there is none."""
-        key = email_key(email)
-        if not key:
-            return cls.objects.create()
-        puzzler, _created = cls.objects.get_or_create(email_key=key)
-        return puzzler
+    def own(cls, count: int) -> list[Puzzler]:
+        """Return ``count`` new puzzlers of their own, for persons created in bulk (imports).
+
+        An imported person has not confirmed their address: as ``Person.save``
+        makes a new person, each is a puzzler of their own.
+        """
+        return cls.objects.bulk_create([cls() for _index in range(count)])
+
+
+def puzzlers_kept(championship: Championship) -> dict[str, tuple[str, int, bool]]:
+    """Return the puzzler of each of the championship's persons: id → (address, puzzler, joined).
+
+    ``joined``: the puzzler is that of the address (the person confirmed it).
+    Read before a championship is replaced by a new import of it (``--replace``),
+    for ``imported_puzzlers``.
+    """
+    return {
+        ref: (email_key(email), puzzler_id, key is not None)
+        for ref, email, puzzler_id, key in championship.persons.values_list(
+            "ref", "email", "puzzler_id", "puzzler__email_key"
+        )
+    }
+
+
+def imported_puzzlers(
+    persons: list[dict], *, kept: dict[str, tuple[str, int, bool]] | None = None
+) -> list[int]:
+    """Return the id of the puzzler of each imported person (fields as ``Person``'s), in order.
+
+    An import confirms no address and merges no one into an existing puzzler: a
+    person is a puzzler of their own. When the import replaces the championship,
+    a person of the same id keeps their puzzler (and so their page) as a saved
+    person would: a confirmed one if the address is the same, their own whatever
+    the address (``puzzlers_kept``).
+    """
+    kept = kept or {}
+    found = []
+    for person in persons:
+        key, puzzler, joined = kept.get(person["ref"], ("", None, False))
+        same = not joined or key == email_key(person.get("email", ""))
+        found.append(puzzler if same else None)
+    own = iter(Puzzler.own(sum(1 for pk in found if pk is None)))
+    return [next(own).pk if pk is None else pk for pk in found]
+
+
+def puzzlers_drop_unused(pks) -> None:
+    """Delete the puzzlers among ``pks`` that no person belongs to any more (after a replace)."""
+    Puzzler.objects.filter(pk__in=list(pks), persons__isnull=True).delete()
+
+
+class AddressState(models.TextChoices):
+    """How a person is recognised across championships: by their confirmed address, or not."""
+
+    CONFIRMED = "confirmed", _("confirmed e-mail address")
+    AWAITING = "awaiting", _("e-mail address not confirmed yet")
+    NONE = "none", _("no e-mail address")
 
 
 class Person(models.Model):
@@ -124,20 +178,36 @@ class Person(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        """Save the person as the puzzler of their e-mail address (``Puzzler``).
+        """Save the person; a new one as a puzzler of their own (``Puzzler``).
 
-        A new person, or one whose address changed, joins the puzzler of the
-        address; a person without an address is a puzzler of their own.
+        A person joins the puzzler of their address only by confirming it
+        (``registration.addresses``). A person in such a puzzler whose address
+        changes leaves it for a puzzler of their own and is unconfirmed again
+        (the new address is to be confirmed); one not yet confirmed keeps theirs.
         """
         key = email_key(self.email)
         saved = getattr(self, "_saved_email_key", None)
-        if self.puzzler_id is None or (saved is not None and saved != key):
-            self.puzzler = Puzzler.for_email(self.email)
+        left = saved is not None and saved != key and self.puzzler.email_key is not None
+        if self.puzzler_id is None or left:
+            self.puzzler = Puzzler.objects.create()
             update_fields = kwargs.get("update_fields")
             if update_fields is not None:
                 kwargs["update_fields"] = {*update_fields, "puzzler"}
         super().save(*args, **kwargs)
         self._saved_email_key = key
+
+    @property
+    def address_confirmed(self) -> bool:
+        """Return whether the person confirmed their address: they are its puzzler."""
+        key = email_key(self.email)
+        return bool(key) and self.puzzler.email_key == key
+
+    @property
+    def address_state(self) -> str:
+        """Return how the person is recognised across championships (``AddressState``)."""
+        if self.address_confirmed:
+            return AddressState.CONFIRMED
+        return AddressState.AWAITING if email_key(self.email) else AddressState.NONE
 
     @classmethod
     def from_db(cls, db, field_names, values):
@@ -454,13 +524,24 @@ class EntryMember(models.Model):
 
 
 class StoredImport(models.Model):
-    """An uploaded CSV file of entries, kept between its preview and its confirmation.
+    """An uploaded CSV file of entries, kept between its preview and its confirmation; then
+    the import's job, run in batches (``registration.csv_jobs``).
 
     The file's text stays on the server (never in the page). Confirming the import
-    marks the row done (``done_at``) in the import's own transaction, on the
-    condition that it was not done yet: a second confirmation (a double click, a
-    second tab) finds it done and imports nothing.
+    claims the row (``state`` from stored to queued or running) on the condition
+    that it was stored: a second confirmation (a double click, a second tab) finds
+    it claimed and imports nothing. The claim keeps the rows to import (``rows``,
+    as read at the confirmation) in place of the text; each batch of them is saved
+    in one transaction with the job's progress (``rows_done``), so a job that stops
+    midway resumes where it stopped, and the organiser sees how far it got.
     """
+
+    class State(models.TextChoices):
+        STORED = "stored", _("Waiting for confirmation")
+        QUEUED = "queued", _("Waiting to be imported")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Stopped")
 
     token = models.CharField(max_length=32, unique=True, default=new_token)
     championship = models.ForeignKey(
@@ -474,11 +555,37 @@ class StoredImport(models.Model):
     text = models.TextField()
     created_at = models.DateTimeField(default=timezone.now)
     done_at = models.DateTimeField(null=True, blank=True)
+    # The job, from the confirmation on.
+    state = models.CharField(max_length=20, choices=State.choices, default=State.STORED)
+    rows = models.JSONField(default=list, blank=True)
+    rows_total = models.PositiveIntegerField(default=0)
+    rows_done = models.PositiveIntegerField(default=0)
+    confirmed = models.PositiveIntegerField(default=0)
+    waitlisted = models.PositiveIntegerField(default=0)
+    # The rows the rules refused when they were saved: ``{"line": …, "reasons": […]}``.
+    refused = models.JSONField(default=list, blank=True)
+    # The file's rows not imported: with problems (skipped) or withdrawn in the file.
+    left_out = models.PositiveIntegerField(default=0)
+    # The organiser's language, for the reasons of refused rows.
+    language = models.CharField(max_length=8, blank=True)
+    progressed_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
         verbose_name = _("stored import")
         verbose_name_plural = _("stored imports")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["stored", "queued", "running", "done", "failed"]),
+                name="stored_import_state_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(rows_done__lte=F("rows_total")), name="stored_import_rows_done"
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "progressed_at"], name="stored_import_jobs")]
 
     def __str__(self):
         return self.filename or self.token

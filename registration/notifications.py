@@ -8,6 +8,7 @@ commits; the site's address for its links is the request's, or ``SITE_URL``.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -15,7 +16,8 @@ from django.utils import timezone, translation
 
 from championship import outbox, site_url
 from championship.models import OutgoingMail
-from registration.models import Entry
+from registration import addresses
+from registration.models import Entry, EntryMember, Person, email_key
 
 Kind = OutgoingMail.Kind
 # The mails about an entry (``OutgoingMail.reference`` is the entry's id).
@@ -102,21 +104,128 @@ def queue_to_entry(
     return True
 
 
-def _queue(entry_pk: int, kind: str, base_url: str | None) -> None:
+def _queue(entry_pk: int, kind: str, base_url: str | None, context: dict | None = None) -> bool:
     entry = (
         Entry.objects.select_related("category__championship")
         .prefetch_related("members")
         .get(pk=entry_pk)
     )
-    queue_to_entry(entry, kind, templates="registration/email", context={}, base_url=base_url)
+    return queue_to_entry(
+        entry, kind, templates="registration/email", context=context or {}, base_url=base_url
+    )
+
+
+def confirm_address_url(championship, *, base_url: str) -> str:
+    """Return the link that confirms an address, with ``outbox.SECRET`` in the token's place."""
+    path = reverse(
+        "registration:confirm_address", kwargs={"slug": championship.slug, "token": outbox.SECRET}
+    )
+    return base_url.rstrip("/") + path
 
 
 # Each function queues its mail in the current transaction: call it inside the change's.
 
 
 def queue_registered(entry_pk: int, *, base_url: str | None = None) -> None:
-    """Confirm a registration: confirmed, or on the waiting list."""
-    _queue(entry_pk, Kind.REGISTERED, base_url)
+    """Confirm a registration: confirmed, or on the waiting list.
+
+    The mail carries the link that confirms the contact's address, when it is
+    the first member's; every other member with an address of their own gets
+    their link in a mail of its own (``queue_address_link``).
+    """
+    base_url = queued_base_url() if base_url is None else base_url
+    entry = Entry.objects.select_related("category__championship").get(pk=entry_pk)
+    members = list(entry.members.select_related("puzzler").order_by("memberships__position"))
+    first = members[0] if members else None
+    contact = email_key(entry.contact_email)
+    in_mail = first is not None and bool(contact) and email_key(first.email) == contact
+    context = {}
+    if in_mail and not first.address_confirmed:
+        context["confirm_address_url"] = confirm_address_url(
+            entry.category.championship, base_url=base_url
+        )
+    sent = _queue(entry_pk, Kind.REGISTERED, base_url, context)
+    for member in members:
+        if not (sent and in_mail and member == first):
+            queue_address_link(member, base_url=base_url)
+
+
+def queue_address_link(person: Person, *, base_url: str | None = None) -> bool:
+    """Send ``person`` the link that confirms their address, to that address.
+
+    In the language of the person's entry (the championship's without one).
+    Nothing for a person without an address or whose address is confirmed;
+    return whether a mail was queued. The link's secret is made as the mail is
+    sent (``finish_address_mail``), so the outbox holds no working link.
+    """
+    if not email_key(person.email) or person.address_confirmed:
+        return False
+    base_url = queued_base_url() if base_url is None else base_url
+    championship = person.championship
+    entry = person.entries.select_related("category").order_by("registered_at", "pk").first()
+    language = entry.language if entry is not None else championship.language
+    with translation.override(language), timezone.override(championship.tzinfo):
+        context = {
+            "person": person,
+            "entry": entry,
+            "championship": championship,
+            "confirm_address_url": confirm_address_url(championship, base_url=base_url),
+            "days": addresses.MAX_AGE.days,
+        }
+        subject = render_to_string("registration/email/address_subject.txt", context)
+        body = render_to_string("registration/email/address.txt", context)
+    outbox.queue(
+        to=person.email.strip(),
+        subject=subject,
+        body=body,
+        kind=Kind.ADDRESS,
+        reference=person.pk,
+        championship=championship,
+    )
+    return True
+
+
+def address_link_sent_recently(person: Person, *, minutes: int = 10) -> bool:
+    """Return whether a link to confirm ``person``'s address was queued in the last ``minutes``."""
+    since = timezone.now() - timedelta(minutes=minutes)
+    return OutgoingMail.objects.filter(
+        kind=Kind.ADDRESS, reference=person.pk, created_at__gte=since
+    ).exists()
+
+
+def finish_address_mail(mail: OutgoingMail) -> str | None:
+    """Put the link's secret in a mail of its own (``Kind.ADDRESS``) as it is sent.
+
+    ``None`` (the mail is cancelled) when the person is gone, has another
+    address now, or has confirmed it meanwhile.
+    """
+    person = Person.objects.select_related("puzzler").filter(pk=mail.reference).first()
+    if person is None or email_key(person.email) != email_key(mail.to) or person.address_confirmed:
+        return None
+    return mail.body.replace(outbox.SECRET, addresses.address_token(person))
+
+
+def finish_registered_mail(mail: OutgoingMail) -> str | None:
+    """Put the secret of the link that confirms the contact's address in a registration's mail.
+
+    The link confirms the address the mail goes to, for the entry's first member.
+    """
+    if outbox.SECRET not in mail.body:
+        return mail.body
+    first = (
+        EntryMember.objects.select_related("person__puzzler")
+        .filter(entry_id=mail.reference, position=1)
+        .first()
+    )
+    if first is None:
+        return None
+    return mail.body.replace(outbox.SECRET, addresses.address_token(first.person, mail.to))
+
+
+def finish_address_links() -> None:
+    """Have the outbox fill in the links' secrets as it sends their mails."""
+    outbox.register_finisher(Kind.ADDRESS, finish_address_mail)
+    outbox.register_finisher(Kind.REGISTERED, finish_registered_mail)
 
 
 def queue_promoted(entry_pk: int, *, base_url: str | None = None) -> None:

@@ -28,17 +28,17 @@ from registration import (
     csv_io,
     deadlines,
     notifications,
+    organiser_import,
+    paging,
     selectors,
     services,
 )
-from registration.models import Entry
+from registration.models import Entry, StoredImport
 from registration.questions import answers_shown, questions_for
 
 ENTRIES = "registration/organiser_entries.html"
 IMPORT = "registration/organiser_import.html"
 IMPORT_PREVIEW = "registration/organiser_import_preview.html"
-
-IMPORT_DONE = gettext_lazy("This import was done already: nothing was imported again.")
 
 
 # Forms ----------------------------------------------------------------------------------------
@@ -127,7 +127,11 @@ class ImportForm(forms.Form):
 
 
 class _Listing:
-    """The entry list as the filters ask for it, and the query string that gives it back."""
+    """The entry list as the filters ask for it, and the query string that gives it back.
+
+    The query string (``query``) holds the filters and the page: the row actions
+    post it back, so that the list comes back as the organiser left it.
+    """
 
     def __init__(self, championship, params: QueryDict):
         self.championship = championship
@@ -154,14 +158,22 @@ class _Listing:
         values.update(
             {name: data.get(name) for name in EntryFilterForm.base_fields if name != "category"}
         )
-        self.query = urlencode({name: value for name, value in values.items() if value})
+        # The filters alone: the pages' links add their page to it.
+        self.filters_query = urlencode({name: value for name, value in values.items() if value})
+        self.page = paging.page_number(params)
+        self.query = paging.with_page(self.filters_query, self.page)
 
     def context(self) -> dict:
         category = self.category
         listing = (
-            None if category is None else selectors.category_entry_list(category, self.filters)
+            None
+            if category is None
+            else selectors.category_entry_list(category, self.filters, self.page)
         )
         if listing is not None:
+            # The page shown (the last one when the list has become shorter) is the one
+            # the row actions come back to.
+            self.query = paging.with_page(self.filters_query, listing.page.number)
             # The answers to the organiser's own questions, under each entry's members.
             asked = questions_for(category)
             for row in listing.rows:
@@ -172,21 +184,32 @@ class _Listing:
             "categories": self.categories,
             "filters": self.filters,
             "listing": listing,
+            "pages": (
+                None
+                if listing is None
+                else paging.page_links(listing.page, self.path(), self.filters_query)
+            ),
             "query": self.query,
             "adult_age": self.adult_age,
             "payment_choices": Entry.Payment.choices,
         }
 
+    def path(self) -> str:
+        return reverse("registration:organiser_entries", kwargs={"slug": self.championship.slug})
+
     def url(self) -> str:
-        path = reverse("registration:organiser_entries", kwargs={"slug": self.championship.slug})
-        return f"{path}?{self.query}" if self.query else path
+        return f"{self.path()}?{self.query}" if self.query else self.path()
 
 
 @never_cache
 @require_GET
 @organiser_required
 def entries(request, championship):
-    """List a category's entries with filters, search and counts; each row with its actions."""
+    """List a category's entries with filters, search and counts, a page at a time.
+
+    Each row comes with its actions. ``?page=`` is the page (``selectors.PER_PAGE``
+    entries each); an HTMX request gets the list alone (``#entries-region``).
+    """
     context = _Listing(championship, request.GET).context()
     template = f"{ENTRIES}#entries-region" if request.htmx else ENTRIES
     return render(request, template, context)
@@ -463,9 +486,8 @@ def import_preview(request, championship, token):
             request, _("This import is no longer available: upload the file again, please.")
         )
         return redirect(upload_url)
-    if stored.done_at is not None:
-        messages.error(request, IMPORT_DONE)
-        return redirect(upload_url)
+    if stored.state != StoredImport.State.STORED:
+        return organiser_import.claimed(request, championship, stored)
     categories = _categories(championship)
     category = next((c for c in categories if c.key == stored.category_key), None)
     try:
@@ -499,42 +521,7 @@ def import_preview(request, championship, token):
         elif not preview.to_import:
             messages.error(request, _("Nothing was saved: the file has no row to import."))
         else:
-            try:
-                created = csv_io.import_confirm(
-                    stored=stored, rows=preview.to_import, language=championship.language
-                )
-            except csv_io.ImportAlreadyDone:
-                messages.error(request, IMPORT_DONE)
-                return redirect(upload_url)
-            except services.ImportRowRefused as refused:
-                messages.error(
-                    request,
-                    _("Nothing was saved: row %(row)s was refused: %(reason)s")
-                    % {"row": refused.row.line, "reason": " ".join(refused.messages)},
-                )
-            else:
-                confirmed = sum(e.status == Entry.Status.CONFIRMED for e in created)
-                message = ngettext(
-                    "%(count)s entry imported: %(confirmed)s confirmed, "
-                    "%(waitlisted)s on the waiting list.",
-                    "%(count)s entries imported: %(confirmed)s confirmed, "
-                    "%(waitlisted)s on the waiting list.",
-                    len(created),
-                ) % {
-                    "count": len(created),
-                    "confirmed": confirmed,
-                    "waitlisted": len(created) - confirmed,
-                }
-                left_out = len(preview.invalid) + len(preview.withdrawn)
-                if left_out:
-                    message += " " + ngettext(
-                        "%(count)s row was left out.", "%(count)s rows were left out.", left_out
-                    ) % {"count": left_out}
-                messages.success(request, message)
-                listing = reverse(
-                    "registration:organiser_entries", kwargs={"slug": championship.slug}
-                )
-                return redirect(f"{listing}?{urlencode({'category': created[0].category.key})}")
+            return organiser_import.confirm(request, championship, stored, preview)
         return redirect(
             "registration:organiser_import_preview", slug=championship.slug, token=token
         )

@@ -1,5 +1,8 @@
 """The check-in desk on a phone: search by name, or scan an entrant's check-in code.
 
+The entries are listed a page at a time (``selectors.checkin_page``), confirmed
+ones first, by name.
+
 Every view is for the organisers of the championship (``organiser_required``);
 check-ins go through ``registration.services``.
 """
@@ -17,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from championship.permissions import organiser_required
-from registration import selectors, services
+from registration import paging, selectors, services
 from registration.checkin import entry_pk_of
 from registration.organiser import entry_or_404
 
@@ -28,14 +31,32 @@ def _checkin_context(championship, **extra) -> dict:
     return {"counts": list(selectors.checkin_counts(championship)), **extra}
 
 
+def _found(championship, query: str, number: int, *, leaving_out=None) -> dict:
+    """Return the context of a page of the entries found for ``query`` (every entry if empty)."""
+    page = selectors.checkin_page(championship, query, number, leaving_out=leaving_out)
+    path = reverse("registration:organiser_checkin", kwargs={"slug": championship.slug})
+    filters = urlencode({"q": query}) if query else ""
+    return {
+        "rows": page.object_list,
+        "pages": paging.page_links(page, path, filters),
+        "page_number": page.number,
+    }
+
+
 @never_cache
 @require_GET
 @organiser_required
 def checkin(request, championship):
-    """Find an entry at the check-in desk and check it in, from a phone."""
+    """Find an entry at the check-in desk and check it in, from a phone.
+
+    The entries found come a page at a time (``?page=``); an HTMX request (the
+    search field, a page's link) gets the results alone with the counts.
+    """
     query = request.GET.get("q", "").strip()[:100]
     context = _checkin_context(
-        championship, rows=selectors.checkin_rows(championship, query), query=query
+        championship,
+        query=query,
+        **_found(championship, query, paging.page_number(request.GET)),
     )
     template = f"{CHECKIN}#checkin-search" if request.htmx else CHECKIN
     return render(request, template, context)
@@ -62,7 +83,7 @@ def checkin_code(request, championship, code):
     if request.GET.get("scanned"):
         return render(request, f"{CHECKIN}#checkin-scanned", context)
     # The entry is on top: the list below does not show it twice.
-    context["rows"] = [r for r in selectors.checkin_rows(championship, "") if r.entry.pk != pk]
+    context.update(_found(championship, "", 1, leaving_out=pk))
     return render(request, CHECKIN, context)
 
 
@@ -84,6 +105,7 @@ def checkin_entry(request, championship, pk):
             row=selectors.entry_row(championship, entry.pk),
             error=error,
             query=request.POST.get("q", ""),
+            page_number=paging.page_number(request.POST),
         )
         return render(request, f"{CHECKIN}#checkin-answer", context)
     if error:
@@ -93,6 +115,10 @@ def checkin_entry(request, championship, pk):
         messages.success(request, message)
     else:
         messages.success(request, _("%(name)s is checked in.") % {"name": entry.name})
+    # Back to the page of the list the entry was checked in from.
     path = reverse("registration:organiser_checkin", kwargs={"slug": championship.slug})
     query = request.POST.get("q", "").strip()[:100]
-    return redirect(f"{path}?{urlencode({'q': query})}" if query else path)
+    back = paging.with_page(
+        urlencode({"q": query}) if query else "", paging.page_number(request.POST)
+    )
+    return redirect(f"{path}?{back}" if back else path)

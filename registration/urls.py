@@ -1,6 +1,13 @@
 from django.urls import path
 
-from registration import organiser, organiser_checkin, organiser_questions, views
+from registration import (
+    address_views,
+    organiser,
+    organiser_checkin,
+    organiser_import,
+    organiser_questions,
+    views,
+)
 
 app_name = "registration"
 
@@ -12,6 +19,16 @@ urlpatterns = [
     path("<slug:slug>/entries/<str:token>/withdraw/", views.withdraw, name="withdraw"),
     path("<slug:slug>/entries/<str:token>/accept/", views.accept, name="accept"),
     path("<slug:slug>/entries/<str:token>/judge-note/", views.judge_note, name="judge_note"),
+    path(
+        "<slug:slug>/entries/<str:token>/address/<int:person>/",
+        views.send_address_link,
+        name="send_address_link",
+    ),
+    path(
+        "<slug:slug>/address/<str:token>/",
+        address_views.confirm_address,
+        name="confirm_address",
+    ),
 ]
 
 # The organiser's entry tools.
@@ -23,6 +40,11 @@ urlpatterns += [
         "<slug:slug>/manage/entries/import/<str:token>/",
         organiser.import_preview,
         name="organiser_import_preview",
+    ),
+    path(
+        "<slug:slug>/manage/entries/import/<str:token>/progress/",
+        organiser_import.import_progress,
+        name="organiser_import_progress",
     ),
     path(
         "<slug:slug>/manage/entries/<int:pk>/promote/",

@@ -300,6 +300,59 @@ def _identity_errors(members: list[MemberData]) -> list[tuple[str, str]]:
     return problems
 
 
+def registered_people(
+    category: Category, members: list[MemberData] | None = None, *, exclude=None
+) -> identity.People[None]:
+    """Return the people of the category's entries that are not withdrawn, in one query.
+
+    With ``members``, only those who may be one of them (by e-mail address or
+    birth date: a registration's few); without, everyone in the category (an
+    import's rows are compared with them in memory). ``exclude``: an entry left out.
+    """
+    taken = EntryMember.objects.filter(entry__category=category).exclude(
+        entry__status=Entry.Status.WITHDRAWN
+    )
+    if members is not None:
+        emails = {m.email.strip() for m in members if m.email.strip()}
+        birth_dates = {m.birth_date for m in members if m.birth_date is not None}
+        # Narrowed in the database to the candidates; compared as people by ``find``.
+        lookup = Q(person__birth_date__in=birth_dates) if birth_dates else Q(pk__in=[])
+        for email in emails:
+            lookup |= Q(person__email__iexact=email)
+        taken = taken.filter(lookup)
+    if exclude is not None:
+        taken = taken.exclude(entry=exclude)
+    people: identity.People[None] = identity.People()
+    for name, email, birth_date in taken.values_list(
+        "person__name", "person__email", "person__birth_date"
+    ):
+        people.add(identity.Identity(name=name, email=email, birth_date=birth_date), None)
+    return people
+
+
+def duplicate_errors(members: list[MemberData], registered: identity.People) -> dict:
+    """Return errors for the members who are one of the ``registered`` people."""
+    errors = {}
+    for index, member in enumerate(members):
+        match = registered.find(member.as_identity())
+        if match is None:
+            continue
+        if match[0] == identity.SAME_EMAIL:
+            errors[f"members.{index}.email"] = [
+                _("%(email)s is already registered in this category: one entry per person.")
+                % {"email": member.email.strip()}
+            ]
+        else:
+            errors[f"members.{index}.name"] = [
+                _(
+                    "%(name)s, born %(birth_date)s, is already registered in this category: "
+                    "one entry per person."
+                )
+                % {"name": member.name.strip(), "birth_date": date_format(member.birth_date)}
+            ]
+    return errors
+
+
 def duplicate_entry_errors(category: Category, members: list[MemberData], *, exclude=None):
     """Return errors for members already in another entry of the category (where the rules say).
 
@@ -308,42 +361,34 @@ def duplicate_entry_errors(category: Category, members: list[MemberData], *, exc
     """
     if not category.championship.rules.one_entry_per_person_per_category:
         return {}
-    emails = {m.email.strip() for m in members if m.email.strip()}
-    birth_dates = {m.birth_date for m in members if m.birth_date is not None}
-    if not emails and not birth_dates:
+    if not any(m.email.strip() or m.birth_date is not None for m in members):
         return {}
-    # Narrowed in the database to the candidates; compared as people below.
-    lookup = Q(person__birth_date__in=birth_dates) if birth_dates else Q(pk__in=[])
-    for email in emails:
-        lookup |= Q(person__email__iexact=email)
-    taken = (
-        EntryMember.objects.filter(lookup, entry__category=category)
-        .exclude(entry__status=Entry.Status.WITHDRAWN)
-        .select_related("person")
-        .order_by("entry__registered_at", "entry_id", "position")
-    )
-    if exclude is not None:
-        taken = taken.exclude(entry=exclude)
-    others = [
-        identity.Identity(name=m.person.name, email=m.person.email, birth_date=m.person.birth_date)
-        for m in taken
-    ]
-    errors = {}
-    for clash in identity.clashes_with_others([m.as_identity() for m in members], others):
-        member = members[clash.member]
-        if clash.how == identity.SAME_EMAIL:
-            errors[f"members.{clash.member}.email"] = [
-                _("%(email)s is already registered in this category: one entry per person.")
-                % {"email": member.email.strip()}
-            ]
-        else:
-            errors[f"members.{clash.member}.name"] = [
-                _(
-                    "%(name)s, born %(birth_date)s, is already registered in this category: "
-                    "one entry per person."
-                )
-                % {"name": member.name.strip(), "birth_date": date_format(member.birth_date)}
-            ]
+    return duplicate_errors(members, registered_people(category, members, exclude=exclude))
+
+
+def entry_errors(
+    category: Category,
+    members: list[MemberData],
+    adult_name: str = "",
+    *,
+    registered: identity.People | None = None,
+) -> dict:
+    """Return what the rules refuse of an entry of ``members``, as form errors (no deadline).
+
+    The members' details and ages, one entry per person and officiality.
+    ``registered``: the category's people read before (``registered_people``), for
+    many entries checked in a row; without, they are read for these members.
+    """
+    errors = member_errors(category, members, adult_name)
+    if registered is None:
+        duplicates = duplicate_entry_errors(category, members)
+    elif category.championship.rules.one_entry_per_person_per_category:
+        duplicates = duplicate_errors(members, registered)
+    else:
+        duplicates = {}
+    for extra in (duplicates, officiality_errors(category, members)):
+        for key, messages in extra.items():
+            errors.setdefault(key, []).extend(messages)
     return errors
 
 
@@ -365,13 +410,8 @@ def validate_registration(
         errors["__all__"] = [_("Registration for this category has closed.")]
     elif state == NOT_OPEN:
         errors["__all__"] = [_("Registration for this category has not opened yet.")]
-    errors.update(member_errors(category, members, adult_name))
-    for extra in (
-        duplicate_entry_errors(category, members),
-        officiality_errors(category, members),
-    ):
-        for key, messages in extra.items():
-            errors.setdefault(key, []).extend(messages)
+    for key, messages in entry_errors(category, members, adult_name).items():
+        errors.setdefault(key, []).extend(messages)
     if errors:
         raise ValidationError(errors)
 

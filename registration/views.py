@@ -17,9 +17,9 @@ from championship import selectors as championship_selectors
 from championship.models import Category, Seat
 from championship.permissions import get_championship
 from championship.tokens import is_token
-from registration import checkin, deadlines, places, services, validation
+from registration import checkin, deadlines, notifications, places, services, validation
 from registration.forms import EntryForm, member_formset
-from registration.models import Entry
+from registration.models import AddressState, Entry
 from registration.public import public_entry_lists
 from registration.signals import entry_page_results
 
@@ -248,6 +248,7 @@ def manage(request, slug, token):
             "category": category,
             "championship": category.championship,
             "members": members,
+            "awaiting_address": [m for m in members if m.address_state == AddressState.AWAITING],
             "entry_form": entry_form,
             "formset": formset,
             "editable": editable,
@@ -288,6 +289,28 @@ def judge_note(request, slug, token):
             messages.error(request, " ".join(refused.messages))
         else:
             messages.success(request, _("Your note for the judges is saved."))
+    return redirect("registration:manage", slug=slug, token=token)
+
+
+@never_cache
+@require_POST
+def send_address_link(request, slug, token, person):
+    """Send a member of the entry the link that confirms their address (the private page)."""
+    entry = _entry_by_token(request, slug, token)
+    member = get_object_or_404(entry.members.select_related("puzzler", "championship"), pk=person)
+    if member.address_confirmed or not member.email.strip():
+        messages.info(request, _("There is no e-mail address to confirm."))
+    elif notifications.address_link_sent_recently(member):
+        messages.info(
+            request,
+            _("A link went to %(email)s a few minutes ago: look for it there, also among spam.")
+            % {"email": member.email},
+        )
+    else:
+        notifications.queue_address_link(member)
+        messages.success(
+            request, _("The link is on its way to %(email)s.") % {"email": member.email}
+        )
     return redirect("registration:manage", slug=slug, token=token)
 
 

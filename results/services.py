@@ -12,6 +12,7 @@ from championship import sql
 from championship.models import Round, Seat
 from championship.rules import advancement, eligibility, ranking, timing
 from registration.models import Entry, Person
+from results import queries
 from results.models import JUDGED_FIELDS, Result, RoundRanking
 
 logger = logging.getLogger(__name__)
@@ -267,14 +268,19 @@ def round_recompute(round_: Round) -> None:
 
 
 def _store(ranked: list[Result], before: dict[int, tuple], fields: list[str]) -> None:
-    """Write ``fields`` of the results whose derived fields changed since ``before``."""
-    changed = [
-        Result(pk=result.pk, **{name: getattr(result, name) for name in fields})
-        for result in ranked
-        if _derived(result) != before[result.pk]
-    ]
-    if changed:
-        Result.objects.bulk_update(changed, fields, batch_size=500)
+    """Write ``fields`` of the results whose derived fields changed since ``before``.
+
+    After an import that is every result of the round, in one statement
+    (``queries.results_update``).
+    """
+    queries.results_update(
+        fields,
+        [
+            (result.pk, *(getattr(result, name) for name in fields))
+            for result in ranked
+            if _derived(result) != before[result.pk]
+        ],
+    )
 
 
 @transaction.atomic
@@ -429,28 +435,9 @@ def _write_places(changed: list[tuple]) -> None:
     """Write ``(pk, place, official_place, qualified, prize)`` of the results whose ranking moved.
 
     A finish near the top moves the places of everyone behind it: up to the whole
-    round. On PostgreSQL that is one ``UPDATE … FROM unnest(…)`` of five arrays; Django's
-    ``bulk_update`` builds a ``CASE`` per field and row, which costs more CPU than
-    the ranking itself.
+    round, in one statement (``queries.results_update``).
     """
-    if connection.vendor != "postgresql":
-        Result.objects.bulk_update(
-            [Result(pk=pk, **dict(zip(RANK_FIELDS, rest, strict=True))) for pk, *rest in changed],
-            RANK_FIELDS,
-            batch_size=500,
-        )
-        return
-    table = sql.table(Result)
-    columns = list(zip(*changed, strict=True))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} AS r SET place = v.place, official_place = v.official_place,"
-            " qualified = v.qualified, prize = v.prize"
-            " FROM unnest(%s::bigint[], %s::integer[], %s::integer[], %s::boolean[],"
-            " %s::smallint[]) AS v(id, place, official_place, qualified, prize)"
-            " WHERE r.id = v.id",
-            [list(column) for column in columns],
-        )
+    queries.results_update(RANK_FIELDS, changed)
 
 
 # A round whose stored places reflect its current version (one never ranked has no row).

@@ -10,6 +10,7 @@ from django.db.models import F
 
 from championship import services
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat, Table
+from registration import addresses
 from registration.models import Entry, EntryMember, Person
 
 _numbers = itertools.count(1)
@@ -50,6 +51,12 @@ def person(championship: Championship, **kwargs) -> Person:
     kwargs.setdefault("name", f"Person {number}")
     kwargs.setdefault("email", f"person{number}@example.org")
     return Person.objects.create(championship=championship, **kwargs)
+
+
+def confirm_address(person: Person) -> Person:
+    """Confirm the person's address as the link mailed to it does: they join its puzzler."""
+    token = addresses.address_token(person)
+    return addresses.address_confirm(championship=person.championship, token=token)
 
 
 def entry(category, *, members: list[Person] | None = None, **kwargs) -> Entry:

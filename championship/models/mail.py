@@ -33,6 +33,7 @@ class OutgoingMail(models.Model):
         OFFER_LAPSED = "offer_lapsed", _("Offer lapsed")
         PAYMENT_REMINDER = "payment_reminder", _("Payment reminder")
         PAYMENT_LAPSED = "payment_lapsed", _("Released for non-payment")
+        ADDRESS = "address", _("E-mail address to confirm")
 
     class State(models.TextChoices):
         QUEUED = "queued", _("Queued")
@@ -49,7 +50,7 @@ class OutgoingMail(models.Model):
         verbose_name=_("championship"),
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
-    # What the mail is about: the entry's id, or the sign-in link's.
+    # What the mail is about: the entry's id, the sign-in link's, or the person's (``ADDRESS``).
     reference = models.BigIntegerField(_("reference"), null=True, blank=True)
     to = models.EmailField(_("recipient"), max_length=254)
     subject = models.TextField(_("subject"))

@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib import messages
+from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,7 +24,7 @@ from control.forms import MAX_RANKING_ROWS, HistoryRankingForm, RankingUploadFor
 from control.views.common import RANKING, SESSION_RANKING, round_or_404
 from control.views.round import control_url
 from registration import services as registration_services
-from registration.models import Entry
+from registration.models import AddressState, Entry, Person
 from results.puzzlers import history_ranking, history_sources
 
 # Prior ranking ---------------------------------------------------------------------------------
@@ -40,6 +41,8 @@ class RankingRow:
     rank: int | None = None
     entry: Entry | None = None
     problem: str = ""
+    # From history: the members whose confirmed address matched the earlier result.
+    matched_by: str = ""
 
 
 @dataclass
@@ -47,6 +50,8 @@ class RankingPreview:
     matched: list[RankingRow] = field(default_factory=list)
     unmatched: list[RankingRow] = field(default_factory=list)
     not_in_file: list[Entry] = field(default_factory=list)
+    # From history: the entries not ranked of which a member's address awaits confirmation.
+    awaiting: int = 0
 
     def ranks(self) -> dict[int, int]:
         return {row.entry.pk: row.rank for row in self.matched}
@@ -138,17 +143,34 @@ def ranking_preview(text: str, category: Category) -> RankingPreview:
 
 
 def history_preview(category: Category, sources: list[Category]) -> RankingPreview:
-    """Rank the category's confirmed entries by their results in ``sources``; save nothing."""
+    """Rank the category's confirmed entries by their results in ``sources``; save nothing.
+
+    Each ranked entry says which members' confirmed addresses matched; each
+    entry not ranked says of every member how they are recognised (a confirmed
+    address without an earlier result, an address awaiting confirmation, none),
+    so the organiser sees what the ranking rests on.
+    """
     ranking = history_ranking(category, sources)
+    members = Person.objects.select_related("puzzler").order_by("memberships__position")
     entries = list(
-        Entry.objects.filter(category=category, status=Entry.Status.CONFIRMED).order_by(
-            "registered_at", "id"
-        )
+        Entry.objects.filter(category=category, status=Entry.Status.CONFIRMED)
+        .prefetch_related(Prefetch("members", queryset=members))
+        .order_by("registered_at", "id")
     )
     preview = RankingPreview()
     for entry in entries:
         found = ranking.get(entry.pk)
         if found is None:
+            entry.addresses = [
+                {
+                    "name": member.name,
+                    "state": member.address_state,
+                    "label": AddressState(member.address_state).label,
+                }
+                for member in entry.members.all()
+            ]
+            if any(a["state"] == AddressState.AWAITING for a in entry.addresses):
+                preview.awaiting += 1
             preview.not_in_file.append(entry)
             continue
         source = found.source
@@ -163,6 +185,7 @@ def history_preview(category: Category, sources: list[Category]) -> RankingPrevi
                 },
                 rank=found.rank,
                 entry=entry,
+                matched_by=", ".join(found.matched_by),
             )
         )
     preview.matched.sort(key=lambda row: row.rank)

@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 from django.db import connections
+from django.utils import timezone
 
-from registration import csv_io
+from registration import csv_io, csv_jobs
 from registration.models import Entry, StoredImport
 from tests import factories
 
@@ -41,13 +42,13 @@ def stored(db):
 @pytest.fixture
 def slow_import(monkeypatch):
     """Widen the gap between claiming the import and saving its rows, as a busy server would."""
-    real_import = csv_io.services.entries_import
+    real_import = csv_jobs.services.entries_import
 
     def entries_import(**kwargs):
         time.sleep(0.2)
         return real_import(**kwargs)
 
-    monkeypatch.setattr(csv_io.services, "entries_import", entries_import)
+    monkeypatch.setattr(csv_jobs.services, "entries_import", entries_import)
 
 
 def confirm_at_once(stored) -> list:
@@ -65,8 +66,9 @@ def confirm_at_once(stored) -> list:
                 mine.text, championship=championship, default_category=category
             ).to_import
             start.wait()
-            outcomes.append(len(csv_io.import_confirm(stored=mine, rows=rows, language="en")))
-        except csv_io.ImportAlreadyDone:
+            job = csv_jobs.import_confirm(stored=mine, rows=rows, language="en")
+            outcomes.append(job.confirmed + job.waitlisted)
+        except csv_jobs.ImportAlreadyDone:
             outcomes.append("done already")
         except Exception as error:  # reported by the test
             outcomes.append(error)
@@ -81,15 +83,40 @@ def confirm_at_once(stored) -> list:
     return outcomes
 
 
-def test_without_the_claim_a_double_confirmation_imports_twice(stored, slow_import, monkeypatch):
-    """The race is real: without the claim, both confirmations save the rows."""
-    monkeypatch.setattr(csv_io, "_claim", lambda stored: True)
+def claim_whatever_the_state(stored, *, rows, left_out, language, state) -> bool:
+    """Make the stored import a job of ``rows``, whether it was claimed already or not."""
+    StoredImport.objects.filter(pk=stored.pk).update(
+        state=state, rows=rows, rows_total=len(rows), progressed_at=timezone.now()
+    )
+    return True
+
+
+def unlocked(pk: int) -> StoredImport:
+    """Read a job's progress without locking its row."""
+    return StoredImport.objects.only(*csv_jobs.PROGRESS).get(pk=pk)
+
+
+def test_without_the_claim_and_the_jobs_lock_a_double_confirmation_imports_twice(
+    stored, slow_import, monkeypatch
+):
+    """The race is real: without either guard, both confirmations save the rows."""
+    monkeypatch.setattr(csv_jobs, "_claim", claim_whatever_the_state)
+    monkeypatch.setattr(csv_jobs, "_locked", unlocked)
     assert confirm_at_once(stored) == [3, 3]
     assert Entry.objects.count() == 6
+
+
+def test_without_the_claim_the_jobs_lock_still_saves_each_batch_once(
+    stored, slow_import, monkeypatch
+):
+    """Two runners of one job take its batches in turn: each row is saved once."""
+    monkeypatch.setattr(csv_jobs, "_claim", claim_whatever_the_state)
+    confirm_at_once(stored)
+    assert Entry.objects.count() == 3
 
 
 def test_a_double_confirmation_imports_once(stored, slow_import):
     outcomes = confirm_at_once(stored)
     assert sorted(outcomes, key=str) == [3, "done already"]
     assert Entry.objects.count() == 3
-    assert StoredImport.objects.get().done_at is not None
+    assert StoredImport.objects.get().state == StoredImport.State.DONE

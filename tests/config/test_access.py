@@ -78,6 +78,7 @@ ACCESS = {
     "registration:organiser_export": (ORGANISER, "get"),
     "registration:organiser_import": (ORGANISER, "get"),
     "registration:organiser_import_preview": (ORGANISER, "get"),
+    "registration:organiser_import_progress": (ORGANISER, "get"),
     "registration:organiser_promote": (ORGANISER, "post"),
     "registration:organiser_payment": (ORGANISER, "post"),
     "registration:organiser_withdraw": (ORGANISER, "post"),
@@ -135,6 +136,8 @@ ACCESS = {
     ":puzzler": (PUBLIC, "get"),
     "registration:accept": (MANAGE_LINK, "post"),
     "registration:judge_note": (MANAGE_LINK, "post"),
+    "registration:send_address_link": (MANAGE_LINK, "post"),
+    "registration:confirm_address": (PUBLIC, "get"),
     "registration:organiser_judge_note": (ORGANISER, "post"),
     "api:entry-own": (MANAGE_LINK, "get"),
     "api:entry-accept": (MANAGE_LINK, "post"),
@@ -249,6 +252,7 @@ def world(db):
         "link": 0,
         "judge_id": 0,
         "ref": person.puzzler.ref,
+        "person": person.pk,
         "entry_ref": entry.ref,
         "code": checkin_code(entry),
     }
@@ -271,16 +275,22 @@ def url_of(name, world):
         "registration:withdraw",
         "registration:accept",
         "registration:judge_note",
+        "registration:send_address_link",
         "results:entry_diploma",
         "api:entry-own",
         "api:entry-accept",
         "api:entry-withdraw",
     ):
         values["token"] = world["entry"].manage_token
-    elif name == "registration:organiser_import_preview":
+    elif name in (
+        "registration:organiser_import_preview",
+        "registration:organiser_import_progress",
+    ):
         values["token"] = "no-such-upload"
     elif name == ":sign_in":
         values["token"] = "no-such-sign-in-link"
+    elif name == "registration:confirm_address":
+        values["token"] = "no-such-address-link"
     elif name == ":password_reset_confirm":
         values["token"] = "set-password"
     elif name == "api:not-found":

@@ -138,3 +138,16 @@ def test_make_run_runs_the_outbox_worker_beside_the_server_and_stops_it_with_it(
     shell = " ".join(line.rstrip("\\") for line in lines[worker:])
     assert "trap 'kill $worker" in shell and "EXIT" in shell
     assert lines[-1].endswith("runserver 127.0.0.1:8000")
+
+
+@needs_make
+def test_make_run_runs_the_import_worker_beside_the_server_and_stops_it_with_it(checkout):
+    """A large CSV import is imported by its worker: started and ended as the outbox's."""
+    stamp(checkout, ".installed-run")
+    lines = dry_run(checkout, "run").strip().splitlines()
+    (demo,) = [n for n, line in enumerate(lines) if "manage.py demo" in line]
+    (imports,) = [n for n, line in enumerate(lines) if "manage.py run_import_jobs --loop &" in line]
+    assert demo < imports
+    shell = " ".join(line.rstrip("\\") for line in lines[imports:])
+    assert "$imports" in shell.split("trap", 1)[1].split("EXIT", 1)[0]
+    assert lines[-1].endswith("runserver 127.0.0.1:8000")

@@ -15,7 +15,6 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import F
 from django.utils import timezone
@@ -23,7 +22,7 @@ from django.utils import timezone
 from championship import csvfile
 from championship.models import ChampionshipRole, Round, Seat, Table
 from championship.services import organiser_account_set
-from registration import csv_io, services
+from registration import csv_io, csv_jobs, services
 from registration.models import Entry, StoredImport
 from results.models import Result
 from results.services import standings_ensure, standings_recompute
@@ -113,36 +112,44 @@ def test_a_confirmation_that_read_the_import_before_another_confirmed_it_imports
     # Both requests hold the import as it was before either confirmed it.
     stale = StoredImport.objects.get(pk=stored.pk)
 
-    created = csv_io.import_confirm(stored=stored, rows=rows, language="en")
-    with pytest.raises(csv_io.ImportAlreadyDone):
-        csv_io.import_confirm(stored=stale, rows=rows, language="en")
+    job = csv_jobs.import_confirm(stored=stored, rows=rows, language="en")
+    with pytest.raises(csv_jobs.ImportAlreadyDone):
+        csv_jobs.import_confirm(stored=stale, rows=rows, language="en")
 
-    assert len(created) == 3
+    assert (job.state, job.confirmed) == (StoredImport.State.DONE, 3)
     assert Entry.objects.count() == 3
 
 
-def test_a_refused_row_leaves_the_import_to_be_confirmed_again(
-    organiser_client, future, monkeypatch
-):
-    """The claim and the rows are one transaction: a row refused on saving undoes the claim."""
+def test_a_batch_that_fails_is_saved_whole_or_not_at_all(organiser_client, future, monkeypatch):
+    """A batch and the import's progress are one transaction: a failure undoes the batch only."""
+    monkeypatch.setattr(csv_jobs, "BATCH_ROWS", 2)
     preview_url = upload(organiser_client, future)
     real_import = services.entries_import
+    batches = []
 
-    def refuse_the_last_row(*, rows, language):
-        real_import(rows=rows[:-1], language=language)
-        raise services.ImportRowRefused(rows[-1], ValidationError("Registered meanwhile."))
+    def fail_the_second_batch(*, rows, language):
+        batches.append(len(rows))
+        saved = real_import(rows=rows, language=language)
+        if len(batches) == 2:
+            raise RuntimeError("the database went away")
+        return saved
 
-    monkeypatch.setattr(services, "entries_import", refuse_the_last_row)
+    monkeypatch.setattr(services, "entries_import", fail_the_second_batch)
     response = organiser_client.post(preview_url, {"action": "import"})
 
-    page = messages_of(organiser_client, response.url)
-    assert "Nothing was saved: row 4 was refused: Registered meanwhile." in page
-    assert not Entry.objects.exists()
-    assert StoredImport.objects.get().done_at is None
+    stored = StoredImport.objects.get()
+    assert response.url == f"/{future.slug}/manage/entries/import/{stored.token}/progress/"
+    assert (stored.state, stored.rows_done, stored.rows_total) == ("running", 2, 3)
+    assert stored.error == "RuntimeError: the database went away"
+    assert sorted(Entry.objects.values_list("name", flat=True)) == ["Anne", "Bjørn"]
     monkeypatch.undo()
-    response = organiser_client.post(preview_url, {"action": "import"})
-    assert "3 entries imported" in messages_of(organiser_client, response.url)
-    assert Entry.objects.count() == 3
+    # The worker goes on where it stopped, once the import has not moved for a while.
+    StoredImport.objects.update(progressed_at=timezone.now() - csv_jobs.STALE_AFTER)
+    (job,) = csv_jobs.import_jobs_run()
+    assert (job.state, job.rows_done, job.confirmed) == ("done", 3, 3)
+    assert sorted(Entry.objects.values_list("name", flat=True)) == ["Anne", "Bjørn", "Cecilie"]
+    page = organiser_client.get(response.url).text
+    assert "3 entries imported: 3 confirmed, 0 on the waiting list." in page
 
 
 def test_an_import_token_with_a_nul_is_not_found(organiser_client, future):

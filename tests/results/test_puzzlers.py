@@ -1,5 +1,5 @@
-"""A puzzler across championships: recognised by e-mail, a page only with consent, a prior
-ranking from their history."""
+"""A puzzler across championships: recognised by a confirmed e-mail address, a page only with
+consent, a prior ranking from their history; someone else's address takes over nothing."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.apps import apps as global_apps
+from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import resolve, reverse
 from rest_framework.test import APIClient
@@ -16,8 +17,6 @@ from rest_framework.test import APIClient
 from championship.models import Championship, ChampionshipRole
 from championship.services import tables_create
 from control import rounds
-from interchange.export import export_document
-from interchange.write import import_document
 from registration.models import Person, Puzzler
 from results import official
 from results.puzzlers import history_ranking, history_sources
@@ -28,10 +27,11 @@ from tests.control.test_rounds import finish_all
 pytestmark = pytest.mark.django_db
 
 
-def run_round(championship, people, minutes, *, sign_off=True):
+def run_round(championship, people, minutes, *, sign_off=True, confirmed=True):
     """Seat the individual category's first round with ``people``, time them, sign it off.
 
     ``people``: (name, e-mail, consent) in registration order; ``minutes`` their times.
+    With ``confirmed`` each person confirmed their address (the link mailed to it).
     """
     individual = championship.categories.get(kind="individual")
     first = individual.rounds.order_by("order").first()
@@ -40,6 +40,8 @@ def run_round(championship, people, minutes, *, sign_off=True):
         person = factories.person(
             championship, name=name, email=email, region="Rogaland", publish_consent=consent
         )
+        if confirmed:
+            person = factories.confirm_address(person)
         factories.entry(
             individual,
             members=[person],
@@ -62,71 +64,95 @@ def puzzler_of(championship, name) -> Puzzler:
     return Person.objects.get(championship=championship, name=name).puzzler
 
 
+def confirm_link(body: str) -> str:
+    """Return the path of the link in a mail that confirms an e-mail address."""
+    (path,) = re.findall(r"https?://[^/\s]+(/[^\s]+/address/[^\s/]+/)", body)
+    return path
+
+
 # Identity ----------------------------------------------------------------------------------------
 
 
-def test_the_same_email_in_two_championships_is_one_puzzler():
+def test_a_typed_address_joins_no_one_and_a_confirmed_one_is_one_puzzler():
     first = factories.championship()
     second = factories.championship()
     anna = factories.person(first, name="Anna", email="Anna@Example.org")
     again = factories.person(second, name="Anna B.", email=" anna@example.ORG ")
+    # Typed, not confirmed: each is a puzzler of their own, with no address.
+    assert anna.puzzler != again.puzzler
+    assert anna.puzzler.email_key is None and again.puzzler.email_key is None
+    page = anna.puzzler.ref
+    anna = factories.confirm_address(anna)
+    # The first to confirm keeps their page's address; it becomes the address's puzzler.
+    assert anna.puzzler.ref == page and anna.puzzler.email_key == "anna@example.org"
+    own = again.puzzler
+    again = factories.confirm_address(again)
+    assert again.puzzler == anna.puzzler
+    assert not Puzzler.objects.filter(pk=own.pk).exists()
     other = factories.person(second, name="Bo", email="bo@example.org")
-    assert anna.puzzler == again.puzzler
     assert other.puzzler != anna.puzzler
-    assert anna.puzzler.email_key == "anna@example.org"
 
 
-def test_without_an_email_a_person_is_a_puzzler_of_their_own_until_they_give_one():
+def test_a_confirmed_person_whose_address_changes_leaves_the_puzzler():
     championship = factories.championship()
-    known = factories.person(championship, email="kari@example.org")
+    known = factories.confirm_address(factories.person(championship, email="kari@example.org"))
     nobody = factories.person(championship, email="")
-    also_nobody = factories.person(championship, email="")
-    assert nobody.puzzler != also_nobody.puzzler
-    assert nobody.puzzler.email_key is None
-    # A corrected address joins the puzzler of that address; taking it away leaves it.
+    own = nobody.puzzler
+    assert own != known.puzzler and own.email_key is None
+    # A corrected address is typed: it joins no one, and the page stays the person's own.
     nobody.email = "KARI@example.org"
     nobody.save(update_fields=["email"])
+    assert Person.objects.get(pk=nobody.pk).puzzler == own
+    factories.confirm_address(Person.objects.get(pk=nobody.pk))
     assert Person.objects.get(pk=nobody.pk).puzzler == known.puzzler
+    # Another address: a puzzler of their own again, unconfirmed.
     reloaded = Person.objects.get(pk=nobody.pk)
-    reloaded.email = ""
+    reloaded.email = "kari.new@example.org"
     reloaded.save()
-    assert Person.objects.get(pk=nobody.pk).puzzler not in (known.puzzler, also_nobody.puzzler)
+    left = Person.objects.get(pk=nobody.pk)
+    assert left.puzzler not in (known.puzzler, own)
+    assert left.puzzler.email_key is None and not left.address_confirmed
 
 
-def test_registering_again_is_recognised_through_every_way_in(client):
+def test_registering_again_is_recognised_once_the_address_is_confirmed(
+    client, django_capture_on_commit_callbacks
+):
     earlier = factories.championship()
-    known = factories.person(earlier, name="Kari", email="kari@example.org")
+    known = factories.confirm_address(
+        factories.person(earlier, name="Kari", email="kari@example.org")
+    )
     later = factories.championship(
         ruleset="rogaland", starts_at=datetime(factories.NEXT_YEAR, 6, 1, 9, tzinfo=UTC)
     )
     individual = later.categories.get(kind="individual")
-    answer = APIClient().post(
-        reverse(
-            "api:entry-register",
-            kwargs={"championship_slug": later.slug, "category_key": individual.key},
-        ),
-        {
-            "members": [
-                {
-                    "name": "Kari",
-                    "email": "KARI@example.org",
-                    "birth_date": "1990-01-01",
-                    "region": "Rogaland",
-                    "years_in_region": 10,
-                }
-            ]
-        },
-        format="json",
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = APIClient().post(
+            reverse(
+                "api:entry-register",
+                kwargs={"championship_slug": later.slug, "category_key": individual.key},
+            ),
+            {
+                "members": [
+                    {
+                        "name": "Kari",
+                        "email": "KARI@example.org",
+                        "birth_date": "1990-01-01",
+                        "region": "Rogaland",
+                        "years_in_region": 10,
+                    }
+                ]
+            },
+            format="json",
+        )
     assert answer.status_code == 201, answer.content
     registered = Person.objects.get(championship=later)
+    assert registered.puzzler != known.puzzler
+    # The registration's mail carries the link; its button joins Kari's history.
+    (message,) = mail.outbox
+    link = confirm_link(message.body)
+    assert client.post(link).status_code == 200
+    registered.refresh_from_db()
     assert registered.puzzler == known.puzzler
-    # The interchange format carries e-mails, not puzzlers: an import recognises them too.
-    document = export_document(later)
-    document["championship"]["slug"] = "imported-again"
-    imported = import_document(document)
-    (person,) = Person.objects.filter(championship=imported)
-    assert person.puzzler == known.puzzler
 
 
 def test_migration_links_existing_persons_by_email():
@@ -286,6 +312,9 @@ def history_world():
         ]
     ):
         person = factories.person(now, name=name, email=email, region="Rogaland")
+        if name != "New":
+            # New has not opened the link in their mail yet.
+            person = factories.confirm_address(person)
         factories.entry(
             individual,
             members=[person],
@@ -353,3 +382,113 @@ def test_a_consenting_puzzler_without_results_yet_has_a_page_that_says_so(client
     page = client.get(person.puzzler.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en")
     assert page.status_code == 200
     assert "No results on this site yet." in page.content.decode()
+
+
+# Someone else's address --------------------------------------------------------------------------
+
+
+def test_a_stranger_with_someones_address_takes_neither_her_page_nor_her_seeding(
+    client, django_capture_on_commit_callbacks
+):
+    """The review's reproduction: a stranger registers through the API with Ingrid's address.
+
+    Her page keeps her name and her history; the history seeding of the stranger's
+    championship does not rank the stranger by her results; the organiser's
+    preview says why.
+    """
+    earlier = factories.championship(
+        name="Rogalandsmesterskapet 2026", starts_at=datetime(2026, 3, 1, 9, tzinfo=UTC)
+    )
+    run_round(
+        earlier,
+        [("Ingrid Tjelta", "ingrid.tjelta@example.org", True), ("Ola", "ola@example.org", True)],
+        (30, 35),
+    )
+    ingrid = puzzler_of(earlier, "Ingrid Tjelta")
+    later = factories.championship(
+        name="Pussel-SM",
+        ruleset="rogaland",
+        starts_at=datetime(factories.NEXT_YEAR, 6, 1, 9, tzinfo=UTC),
+    )
+    individual = later.categories.get(kind="individual")
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = APIClient().post(
+            reverse(
+                "api:entry-register",
+                kwargs={"championship_slug": later.slug, "category_key": individual.key},
+            ),
+            {
+                "name": "Ingrid Tjelta cheats",
+                "publish_consent": True,
+                "members": [
+                    {
+                        "name": "Ingrid Tjelta cheats",
+                        "email": "Ingrid.Tjelta@example.org",
+                        "birth_date": "1990-01-01",
+                        "region": "Rogaland",
+                        "years_in_region": 10,
+                    }
+                ],
+            },
+            format="json",
+        )
+    assert answer.status_code == 201, answer.content
+    page = client.get(ingrid.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<h1>Ingrid Tjelta</h1>" in page
+    assert "cheats" not in page and "Pussel-SM" not in page
+    assert "Took part in 1 championship on this site." in page
+    # The stranger has a page of their own, apart from hers.
+    stranger = Person.objects.get(championship=later)
+    assert stranger.puzzler != ingrid and not stranger.address_confirmed
+    # Her seeding does not go to the stranger.
+    assert history_ranking(individual, history_sources(individual)) == {}
+    # Only a mail to her address could join them: the registration's mail went there.
+    (message,) = mail.outbox
+    assert message.to == ["Ingrid.Tjelta@example.org"]
+    assert "/address/" in message.body
+    # The organiser's preview says the entry awaits the confirmation of its address.
+    first = individual.rounds.order_by("order").first()
+    client.force_login(factories.role(later, ChampionshipRole.Role.ORGANISER))
+    client.cookies["django_language"] = "en"
+    url = reverse("control:round_ranking", args=[later.slug, first.key])
+    sources = [source.pk for source in history_sources(individual)]
+    assert client.post(url, {"action": "history", "sources": sources}).status_code == 302
+    preview = client.get(url).content.decode()
+    assert "place 1" not in preview
+    missing = preview[preview.index('class="ranking-missing"') :]
+    assert "Ingrid Tjelta cheats: " in missing
+    assert "e-mail address not confirmed yet" in missing
+    assert re.search(r'class="ranking-awaiting">1<', preview)
+
+
+def test_the_history_preview_shows_who_each_entry_was_recognised_by(client, history):
+    _older, _newer, now = history
+    individual = now.categories.get(kind="individual")
+    first = individual.rounds.order_by("order").first()
+    # Anna's mother registered with Anna's address: typed, never confirmed.
+    mother = factories.person(now, name="Anna's mother", email="anna@example.org")
+    factories.entry(individual, members=[mother], registered_at=datetime(2026, 1, 2, tzinfo=UTC))
+    client.force_login(factories.role(now, ChampionshipRole.Role.ORGANISER))
+    client.cookies["django_language"] = "en"
+    url = reverse("control:round_ranking", args=[now.slug, first.key])
+    sources = [source.pk for source in history_sources(individual)]
+    client.post(url, {"action": "history", "sources": sources})
+    preview = client.get(url).content.decode()
+    assert "Recognised by a confirmed e-mail address" in preview
+    matched = preview[preview.index("ranking-matched") : preview.index("ranking-missing")]
+    rows = re.findall(
+        r"<tr><td>([^<]*)</td><th scope=\"row\">([^<]*)</th><td class=\"matched-by\">([^<]*)</td>",
+        matched,
+    )
+    assert [(entry, by) for _result, entry, by in rows] == [
+        ("Bo", "Bo"),
+        ("Anna", "Anna"),
+        ("Cara", "Cara"),
+        ("Dan", "Dan"),
+    ]
+    missing = preview[preview.index('class="ranking-missing"') :]
+    assert 'Eve: <span class="address-confirmed">confirmed e-mail address</span>' in missing
+    assert 'New: <span class="address-awaiting">e-mail address not confirmed yet</span>' in missing
+    assert 'Anna&#x27;s mother: <span class="address-awaiting">' in missing
+    # New and Anna's mother: two entries not ranked for want of a confirmed address.
+    assert re.search(r'class="ranking-awaiting">2<', preview)
