@@ -7,7 +7,7 @@ job
     update): a second confirmation of the same upload (a double click, a second
     tab) finds it claimed and imports nothing (``ImportAlreadyDone``).
 batch
-    ``BATCH_ROWS`` rows saved in one transaction by ``services.entries_import``
+    ``BATCH_ROWS`` rows saved in one transaction by ``bulk.entries_import``
     (checked by the registration's rules, places and the waiting list decided in
     one pass, bulk inserts), together with the job's progress, under the job's
     row lock and then its categories'. A registration in a category waits for
@@ -39,7 +39,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from registration import services
+from registration import bulk
 from registration.csv_io import ImportRow
 from registration.models import Entry, StoredImport
 from registration.validation import MemberData
@@ -142,7 +142,7 @@ def _import_batch(pk: int, rows: list[ImportRow], language: str) -> bool:
         if job.state not in UNFINISHED:
             return False
         batch = rows[job.rows_done : job.rows_done + BATCH_ROWS]
-        imported = services.entries_import(rows=batch, language=language)
+        imported = bulk.entries_import(rows=batch, language=language)
         now = timezone.now()
         job.rows_done += len(batch)
         job.confirmed += sum(e.status == Entry.Status.CONFIRMED for e in imported.entries)

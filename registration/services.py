@@ -10,9 +10,7 @@ What a registration must satisfy is checked by ``registration.validation``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -21,15 +19,13 @@ from django.utils.translation import gettext as _
 
 from championship.models import Category, new_token
 from registration import notifications, questions, signals
-from registration.models import Entry, EntryMember, Person, Puzzler, email_key
+from registration.models import Entry, EntryMember, Person, email_key
 from registration.validation import (
     MemberData,
     duplicate_entry_errors,
-    entry_errors,
     member_errors,
     officiality_errors,
     officiality_inputs,
-    registered_people,
     validate_registration,
 )
 
@@ -121,22 +117,29 @@ def entry_register(
             entry.payment_due_at = payment_due(entry, arrived)
             entry.save(update_fields=["payment_due_at"])
         for position, (member, consent) in enumerate(zip(members, consents, strict=True), 1):
-            person = Person.objects.create(
-                championship=championship,
-                name=member.name.strip(),
-                email=member.email.strip(),
-                birth_date=member.birth_date,
-                city=member.city.strip(),
-                country=member.country.strip().upper(),
-                citizenship=[code.upper() for code in member.citizenship],
-                region=member.region.strip(),
-                years_in_region=member.years_in_region,
-                publish_consent=consent,
-            )
+            person = person_of(member, championship=championship, consent=consent)
+            person.save()
             EntryMember.objects.create(entry=entry, person=person, position=position)
         if send_mail:
             notifications.queue_registered(entry.pk)
     return entry
+
+
+def person_of(member: MemberData, *, championship, consent: bool, **extra) -> Person:
+    """Return the person a registration's member becomes (unsaved), their details tidied."""
+    return Person(
+        championship=championship,
+        name=member.name.strip(),
+        email=member.email.strip(),
+        birth_date=member.birth_date,
+        city=member.city.strip(),
+        country=member.country.strip().upper(),
+        citizenship=[code.upper() for code in member.citizenship],
+        region=member.region.strip(),
+        years_in_region=member.years_in_region,
+        publish_consent=consent,
+        **extra,
+    )
 
 
 def payment_due(entry: Entry, placed_at: datetime) -> datetime | None:
@@ -511,152 +514,6 @@ def entry_set_payment(*, entry: Entry, status: str, reference: str | None = None
         fields.append("payment_reference")
     entry.save(update_fields=fields)
     return entry
-
-
-@dataclass(frozen=True)
-class ImportRefusal:
-    """A row of an import that the registration rules refused: not saved, and why."""
-
-    row: Any
-    messages: list[str]
-
-
-@dataclass
-class ImportedBatch:
-    """What ``entries_import`` did with a batch of rows: the new entries, the refused rows."""
-
-    entries: list[Entry] = field(default_factory=list)
-    refused: list[ImportRefusal] = field(default_factory=list)
-
-
-@transaction.atomic
-def entries_import(*, rows, language: str) -> ImportedBatch:
-    """Register a batch of imported rows in one transaction, in their order.
-
-    Each row gives ``category``, ``members``, ``name``, ``publish_consent``,
-    ``adult_name``, ``answers``, ``payment_status`` and ``payment_reference``.
-    The rules are a registration's (``entry_register``), except the deadline and
-    the required questions; no e-mail is sent. The rows' categories are locked
-    (in the order of their ids) before anything is checked, and read once each:
-    the places held, the questions, and the people registered (where each person
-    may enter once), which each row is then checked against in memory, with the
-    batch's earlier rows. A row gets a place while there is one, else it goes on
-    the waiting list, in the rows' order. A refused row is left out and returned
-    with its reasons; the others are saved with a few bulk inserts.
-
-    Registrations in the rows' categories wait for the batch: keep it small
-    (``registration.csv_jobs.BATCH_ROWS``).
-    """
-    done = ImportedBatch()
-    if not rows:
-        return done
-    wanted = {row.category.pk: row.category for row in rows}
-    locked = {
-        category.pk: category
-        for category in Category.objects.select_for_update()
-        .filter(pk__in=sorted(wanted))
-        .order_by("pk")
-    }
-    held, asked, people = {}, {}, {}
-    for pk, category in locked.items():
-        # The championship read with the rows: every row's is the same.
-        category.championship = wanted[pk].championship
-        held[pk] = category.entries.filter(status__in=Entry.HOLDING_PLACE).count()
-        asked[pk] = questions.questions_for(category)
-        if category.championship.rules.one_entry_per_person_per_category:
-            people[pk] = registered_people(category)
-    arrived = timezone.now()
-    planned: list[tuple[Entry, list[MemberData], list[bool]]] = []
-    for row in rows:
-        category = locked[row.category.pk]
-        try:
-            answers = _import_row_checked(
-                category, row, asked[category.pk], people.get(category.pk)
-            )
-        except ValidationError as error:
-            done.refused.append(ImportRefusal(row, error.messages))
-            continue
-        has_place = category.capacity is None or held[category.pk] < category.capacity
-        held[category.pk] += has_place
-        consents = [member.consents(row.publish_consent) for member in row.members]
-        entry = Entry(
-            category=category,
-            name=(row.name.strip() or " & ".join(m.name.strip() for m in row.members))[:200],
-            status=Entry.Status.CONFIRMED if has_place else Entry.Status.WAITLISTED,
-            registered_at=arrived,
-            confirmed_at=arrived if has_place else None,
-            fee=category.fee,
-            payment_status=row.payment_status or Entry.Payment.UNPAID,
-            payment_reference=(row.payment_reference or "").strip(),
-            publish_consent=all(consents),
-            adult_name=row.adult_name.strip(),
-            contact_email=row.members[0].email.strip(),
-            language=language,
-            answers=answers,
-        )
-        if has_place:
-            entry.payment_due_at = payment_due(entry, arrived)
-        if category.pk in people:
-            for member in row.members:
-                people[category.pk].add(member.as_identity(), None)
-        planned.append((entry, row.members, consents))
-    _import_save(planned)
-    done.entries = [entry for entry, _members, _consents in planned]
-    return done
-
-
-def _import_row_checked(category: Category, row, asked, registered) -> dict:
-    """Return a row's checked answers; raise ``ValidationError`` when the rules refuse the row."""
-    errors = entry_errors(category, row.members, row.adult_name, registered=registered)
-    try:
-        answers = checked_answers(category, row.answers, required=False, asked=asked)
-    except ValidationError as error:
-        for key, messages in error.message_dict.items():
-            errors.setdefault(key, []).extend(messages)
-    if row.payment_status and row.payment_status not in Entry.Payment.values:
-        errors.setdefault("payment_status", []).append(_("Unknown payment status."))
-    limit = Entry._meta.get_field("payment_reference").max_length
-    if row.payment_reference is not None and len(row.payment_reference.strip()) > limit:
-        errors.setdefault("payment_reference", []).append(
-            _("At most %(limit)s characters.") % {"limit": limit}
-        )
-    if errors:
-        raise ValidationError(errors)
-    return answers
-
-
-def _import_save(planned: list[tuple[Entry, list[MemberData], list[bool]]]) -> None:
-    """Insert the entries, their members' persons and memberships, each kind at once."""
-    if not planned:
-        return
-    Entry.objects.bulk_create([entry for entry, _members, _consents in planned])
-    members = [
-        (entry, position, member, consent)
-        for entry, row_members, consents in planned
-        for position, (member, consent) in enumerate(zip(row_members, consents, strict=True), 1)
-    ]
-    # An import confirms no address: each person is a puzzler of their own.
-    puzzlers = Puzzler.own(len(members))
-    persons = Person.objects.bulk_create(
-        Person(
-            championship=entry.category.championship,
-            puzzler=puzzler,
-            name=member.name.strip(),
-            email=member.email.strip(),
-            birth_date=member.birth_date,
-            city=member.city.strip(),
-            country=member.country.strip().upper(),
-            citizenship=[code.upper() for code in member.citizenship],
-            region=member.region.strip(),
-            years_in_region=member.years_in_region,
-            publish_consent=consent,
-        )
-        for (entry, _position, member, consent), puzzler in zip(members, puzzlers, strict=True)
-    )
-    EntryMember.objects.bulk_create(
-        EntryMember(entry=entry, person=person, position=position)
-        for (entry, position, _member, _consent), person in zip(members, persons, strict=True)
-    )
 
 
 @transaction.atomic

@@ -49,7 +49,7 @@ def import_while_registering(stored, monkeypatch, *, batch_rows: int) -> dict:
     """Import the file in this test's threads while one registers; return when each finished."""
     monkeypatch.setattr(csv_jobs, "IN_REQUEST_ROWS", ROWS)
     monkeypatch.setattr(csv_jobs, "BATCH_ROWS", batch_rows)
-    real_import = csv_jobs.services.entries_import
+    real_import = csv_jobs.bulk.entries_import
     first_batch = threading.Event()
 
     def holding(**kwargs):
@@ -58,7 +58,7 @@ def import_while_registering(stored, monkeypatch, *, batch_rows: int) -> dict:
         time.sleep(HOLD)
         return saved
 
-    monkeypatch.setattr(csv_jobs.services, "entries_import", holding)
+    monkeypatch.setattr(csv_jobs.bulk, "entries_import", holding)
     category = stored.championship.categories.get(key="individual")
     finished, errors = {}, []
 

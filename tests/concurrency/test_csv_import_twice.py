@@ -42,13 +42,13 @@ def stored(db):
 @pytest.fixture
 def slow_import(monkeypatch):
     """Widen the gap between claiming the import and saving its rows, as a busy server would."""
-    real_import = csv_jobs.services.entries_import
+    real_import = csv_jobs.bulk.entries_import
 
     def entries_import(**kwargs):
         time.sleep(0.2)
         return real_import(**kwargs)
 
-    monkeypatch.setattr(csv_jobs.services, "entries_import", entries_import)
+    monkeypatch.setattr(csv_jobs.bulk, "entries_import", entries_import)
 
 
 def confirm_at_once(stored) -> list:

@@ -24,7 +24,7 @@ from championship import outbox
 from championship.models import OutgoingMail
 from interchange.export import export_document
 from interchange.write import import_document
-from registration import services
+from registration import bulk
 from registration.models import Person, Puzzler
 from registration.validation import MemberData
 from tests import factories
@@ -327,7 +327,7 @@ def test_a_csv_import_merges_no_one_into_an_existing_puzzler(future, kari):
         payment_status="",
         payment_reference=None,
     )
-    done = services.entries_import(rows=[row], language="en")
+    done = bulk.entries_import(rows=[row], language="en")
     assert not done.refused
     imported = person(future, "Kari Nordmann")
     assert imported.puzzler != kari and imported.puzzler.email_key is None

@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from championship import csvfile
 from championship.models import Category, ChampionshipRole
-from registration import csv_columns, csv_export, csv_io, services
+from registration import bulk, csv_columns, csv_export, csv_io, services
 from registration.models import Entry, Person
 from registration.validation import MemberData
 from tests import factories
@@ -613,7 +613,7 @@ def test_the_import_service_refuses_a_row_that_would_be_unofficial_and_saves_the
             (3, "Ola", "ola@example.no", "NO"),
         ]
     ]
-    imported = services.entries_import(rows=rows, language="en")
+    imported = bulk.entries_import(rows=rows, language="en")
     (refused,) = imported.refused
     assert refused.row.line == 3
     assert "Ola: is not a citizen of Sweden, so the entry cannot be official." in refused.messages

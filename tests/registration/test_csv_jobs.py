@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from championship.models import Category, ChampionshipRole
-from registration import csv_io, csv_jobs, services
+from registration import bulk, csv_io, csv_jobs, services
 from registration.models import Entry, StoredImport
 from registration.validation import MemberData
 from tests import factories
@@ -205,7 +205,7 @@ def test_an_import_stopped_midway_goes_on_where_it_stopped(client, dm, monkeypat
     monkeypatch.setattr(csv_jobs, "BATCH_ROWS", 2)
     preview_url = upload(client, dm, MIXED)
     client.post(preview_url, {"action": "import", "skip_invalid": "yes"})
-    real_import = services.entries_import
+    real_import = bulk.entries_import
     batches = []
 
     def killed_in_the_second_batch(*, rows, language):
@@ -215,7 +215,7 @@ def test_an_import_stopped_midway_goes_on_where_it_stopped(client, dm, monkeypat
             raise SystemExit("killed")  # not an error the worker catches: it stops
         return saved
 
-    monkeypatch.setattr(services, "entries_import", killed_in_the_second_batch)
+    monkeypatch.setattr(bulk, "entries_import", killed_in_the_second_batch)
     with pytest.raises(SystemExit):
         csv_jobs.import_jobs_run()
 
@@ -241,7 +241,7 @@ def test_an_import_that_keeps_failing_is_stopped_and_goes_on_when_asked(client, 
     monkeypatch.setattr(csv_jobs, "BATCH_ROWS", 4)
     preview_url = upload(client, dm, MIXED)
     client.post(preview_url, {"action": "import", "skip_invalid": "yes"})
-    real_import = services.entries_import
+    real_import = bulk.entries_import
     calls = []
 
     def second_batch_fails(*, rows, language):
@@ -250,7 +250,7 @@ def test_an_import_that_keeps_failing_is_stopped_and_goes_on_when_asked(client, 
             raise RuntimeError("the database went away")
         return real_import(rows=rows, language=language)
 
-    monkeypatch.setattr(services, "entries_import", second_batch_fails)
+    monkeypatch.setattr(bulk, "entries_import", second_batch_fails)
     for _attempt in range(csv_jobs.MAX_ATTEMPTS):
         StoredImport.objects.update(progressed_at=timezone.now() - csv_jobs.STALE_AFTER)
         csv_jobs.import_jobs_run()

@@ -22,7 +22,7 @@ from django.utils import timezone
 from championship import csvfile
 from championship.models import ChampionshipRole, Round, Seat, Table
 from championship.services import organiser_account_set
-from registration import csv_io, csv_jobs, services
+from registration import bulk, csv_io, csv_jobs, services
 from registration.models import Entry, StoredImport
 from results.models import Result
 from results.services import standings_ensure, standings_recompute
@@ -124,7 +124,7 @@ def test_a_batch_that_fails_is_saved_whole_or_not_at_all(organiser_client, futur
     """A batch and the import's progress are one transaction: a failure undoes the batch only."""
     monkeypatch.setattr(csv_jobs, "BATCH_ROWS", 2)
     preview_url = upload(organiser_client, future)
-    real_import = services.entries_import
+    real_import = bulk.entries_import
     batches = []
 
     def fail_the_second_batch(*, rows, language):
@@ -134,7 +134,7 @@ def test_a_batch_that_fails_is_saved_whole_or_not_at_all(organiser_client, futur
             raise RuntimeError("the database went away")
         return saved
 
-    monkeypatch.setattr(services, "entries_import", fail_the_second_batch)
+    monkeypatch.setattr(bulk, "entries_import", fail_the_second_batch)
     response = organiser_client.post(preview_url, {"action": "import"})
 
     stored = StoredImport.objects.get()
