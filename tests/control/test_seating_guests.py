@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from championship.models import Heat, Round, Seat, Table
 from championship.services import tables_create
 from control import rounds
+from control.tables import allocate_tables
 from registration.models import Entry
 from results.models import Result
 from results.services import standings_recompute
@@ -41,7 +42,7 @@ def table_numbers(allocation) -> dict[int, tuple[int, int]]:
 def test_without_reserved_tables_a_guest_sits_in_its_seating_position():
     """An unofficial second sits at the second table."""
     made = entries(4)
-    allocation = rounds.allocate_tables(
+    allocation = allocate_tables(
         made, tables(6), official={2: False}, may_share=False, guest_tables_max=10
     )
     assert table_numbers(allocation) == {1: (1, 1), 2: (2, 1), 3: (3, 1), 4: (4, 1)}
@@ -51,7 +52,7 @@ def test_guests_beyond_the_reserved_tables_keep_their_seating_position():
     """One reserved table: the best seeded guest sits there, the other among the officials."""
     made = entries(5)
     # Tables 5 and 6 are marked reserved; the rules allow one.
-    allocation = rounds.allocate_tables(
+    allocation = allocate_tables(
         made,
         tables(6, reserved=(5, 6)),
         official={2: False, 4: False},
@@ -63,7 +64,7 @@ def test_guests_beyond_the_reserved_tables_keep_their_seating_position():
 
 def test_reserved_tables_no_guest_took_go_to_the_last_entries_when_tables_run_short():
     made = entries(5)
-    allocation = rounds.allocate_tables(
+    allocation = allocate_tables(
         made,
         tables(5, reserved=(4, 5)),
         official={3: False},
@@ -78,7 +79,7 @@ def test_reserved_tables_no_guest_took_go_to_the_last_entries_when_tables_run_sh
 def test_where_no_guest_table_is_allowed_guests_sit_in_position_and_tables_are_shared_last():
     """rogaland: no guest tables; tables are shared only once every table is taken."""
     made = entries(5)
-    allocation = rounds.allocate_tables(
+    allocation = allocate_tables(
         made,
         tables(4, reserved=(4,), seats=2),
         official={2: False},
@@ -92,7 +93,7 @@ def test_where_no_guest_table_is_allowed_guests_sit_in_position_and_tables_are_s
 
 def test_too_few_tables_is_refused_with_guests_in_position_too():
     with pytest.raises(ValidationError, match="Not enough tables"):
-        rounds.allocate_tables(
+        allocate_tables(
             entries(4), tables(3), official={2: False}, may_share=False, guest_tables_max=10
         )
 
