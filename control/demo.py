@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.utils import timezone
 
 from championship import presets, services
@@ -218,7 +219,7 @@ def passwords_file() -> Path | None:
 
     Another database (or one in memory) keeps none, and a kept demo then gets new passwords.
     """
-    database = connection.settings_dict
+    database = settings.DATABASES[DEFAULT_DB_ALIAS]
     name = str(database.get("NAME") or "")
     if (
         database["ENGINE"] != "django.db.backends.sqlite3"

@@ -1,5 +1,11 @@
-"""A result as the captures make it: the recorded attempt, its outcome by the rules, and what a
-new capture may still change."""
+"""A result as the captures make it, and what a new capture may still change.
+
+The rulebook folds an entry's captures into its result's inputs
+(``championship.rules.captures``); here the stored captures and results are
+read as its values and written back, and a new capture is checked against the
+result as it stands: who recorded it, whether time is up, whether the round's
+results are official or a later round is seated from them.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,8 @@ from django.utils.translation import gettext_lazy
 
 from championship.models import ChampionshipRole, Round, Seat
 from championship.permissions import has_role
-from championship.rules import timing
+from championship.rules import captures as capture_rules
+from championship.scoring import JUDGED_FIELDS
 from judging.capture_kinds import (
     COUNT_KINDS,
     RECORDED,
@@ -184,41 +191,24 @@ def _check_confirmer(result: Result, judge, round_: Round) -> None:
     )
 
 
-def _baseline(result: Result) -> tuple[str, datetime | None, dict]:
-    """Return where a result's captures start from: nothing, or what an import gave."""
-    fields = {
-        "time_ms": None,
-        "missing_found": 0,
-        "missing_lost": 0,
-        "adjacent_missing": 0,
-        "last_piece_ms": None,
-        "pieces_placed": None,
-        "incorrect": False,
-    }
-    imported = result.imported
-    if not imported:
-        return Result.Status.PENDING, None, fields
-    fields.update({name: imported[name] for name in fields if name in imported})
-    confirmed = imported.get("confirmed_at")
-    return (
-        imported.get("status", Result.Status.PENDING),
-        datetime.fromisoformat(confirmed) if confirmed else None,
-        fields,
+def capture_value(capture: Capture) -> capture_rules.Capture:
+    """Return a stored capture as the rulebook's fold reads it (``capture_rules.judged``)."""
+    correction = capture.kind == Kind.CORRECTION
+    return capture_rules.Capture(
+        kind=capture.kind,
+        judge=capture.judge_id,
+        received_at=capture.received_at,
+        device_at=capture.device_at,
+        elapsed_ms=capture.elapsed_ms,
+        last_piece_ms=capture.last_piece_ms,
+        missing_found=capture.missing_found,
+        missing_lost=capture.missing_lost,
+        adjacent_missing=capture.adjacent_missing,
+        pieces_placed=capture.pieces_placed,
+        pieces_remaining=capture.pieces_remaining,
+        second_count=capture.second_count,
+        status=(capture.payload.get("status") or "") if correction else "",
     )
-
-
-def _two_counts(counts: dict[int, int]) -> tuple[int | None, str]:
-    """Return the pieces placed and the count's state from each judge's latest count.
-
-    The first two judges who counted decide: the same count is final, different
-    counts wait for the head judge; one count waits for a second.
-    """
-    first_two = list(counts.values())[:2]
-    if len(first_two) < 2:
-        return None, CountState.AWAITING_SECOND
-    if first_two[0] == first_two[1]:
-        return first_two[0], CountState.AGREED
-    return None, CountState.DISPUTED
 
 
 def result_derive(
@@ -231,18 +221,12 @@ def result_derive(
 ) -> Result:
     """Set a result's inputs from its captures, in the order they were received.
 
-    The captures apply to what an import gave the result (a restored
-    championship keeps its results), or to nothing. A finish is timed from the
-    entry's start as it is now: when a later start of its own is set after the
-    tap (the taped bag), the time follows it. ``seat`` is the entry's seat in the
+    The rulebook folds them (``championship.rules.captures.judged``): on what an
+    import gave the result (``Result.imported``), or on nothing; a finish timed
+    from the entry's start as it is now; each piece count by the rule it was
+    recorded under, ``second_count`` (``Championship.second_count``) for those
+    recorded before counts kept their rule. ``seat`` is the entry's seat in the
     round, with its heat, when the caller has it at hand.
-
-    With ``second_count`` (``Championship.second_count``) a piece count at
-    time-up is not an input until a second judge counted the same
-    (``agreed``), or a head judge's correction gave the count (``decided``):
-    until then the result has no pieces placed, and no place. Each count
-    follows the rule it was recorded under (``Capture.second_count``): switching
-    the setting changes the counts recorded from then on, not those before.
 
     ``captures``: the entry's captures in the round, in the order received,
     when the caller knows them all (the first capture of a new result).
@@ -253,95 +237,20 @@ def result_derive(
         )
     if seat is None:
         seat = (
-            Seat.objects.select_related("heat__round__category")
+            Seat.objects.select_related("heat")
             .filter(round_id=result.round_id, entry_id=result.entry_id)
             .first()
         )
-    status, confirmed_at, fields = _baseline(result)
-    count_state = CountState.SINGLE if fields["pieces_placed"] is not None else ""
-    counts: dict[int, int] = {}  # each judge's latest count, in the order they first counted
-    for capture in captures:
-        kind = capture.kind
-        if kind == Kind.FINISH:
-            status, confirmed_at = Result.Status.FINISHED, None
-            elapsed, last_piece = capture.elapsed_ms, capture.last_piece_ms
-            if seat is not None and capture.device_at and seat.heat.started_at:
-                now_elapsed = timing.elapsed_ms(
-                    max(capture.device_at, seat.start), seat.heat.started_at, seat.started_at
-                )
-                if last_piece is not None:
-                    last_piece -= elapsed - now_elapsed
-                elapsed = now_elapsed
-            fields.update(
-                time_ms=elapsed,
-                missing_found=capture.missing_found,
-                missing_lost=capture.missing_lost,
-                adjacent_missing=capture.adjacent_missing,
-                last_piece_ms=last_piece,
-                pieces_placed=None,
-                incorrect=False,
-            )
-            counts, count_state = {}, ""
-        elif kind in (Kind.PIECES, Kind.INCORRECT):
-            placed = (
-                capture.pieces_placed
-                if capture.pieces_placed is not None
-                else pieces - capture.pieces_remaining
-            )
-            asked = capture.second_count
-            if asked is None:
-                # A count recorded before counts kept their rule follows the setting; a count
-                # with misplaced pieces was a single count then.
-                asked = second_count and kind == Kind.PIECES
-            if asked:
-                counts[capture.judge_id] = placed
-                placed, count_state = _two_counts(counts)
-            else:
-                counts, count_state = {}, CountState.SINGLE
-            fields["pieces_placed"] = placed
-            if kind == Kind.INCORRECT:
-                # "TIME" declared with misplaced pieces: the time stays on record and the
-                # rules rank the entry by its correctly placed pieces.
-                fields["incorrect"] = True
-                has_time = fields["time_ms"] is not None
-                status = Result.Status.FINISHED if has_time else Result.Status.UNFINISHED
-            else:
-                status = Result.Status.UNFINISHED
-                fields.update(incorrect=False, time_ms=None)
-            confirmed_at = None
-        elif kind == Kind.CONFIRM:
-            confirmed_at = capture.received_at
-        elif kind in (Kind.DNS, Kind.DSQ):
-            status = kind
-        elif kind == Kind.CORRECTION:
-            target = capture.payload.get("status") or status
-            if target in Result.Status.values:
-                status = target
-            if capture.elapsed_ms is not None:
-                fields["time_ms"] = capture.elapsed_ms
-            fields.update(
-                missing_found=capture.missing_found,
-                missing_lost=capture.missing_lost,
-                adjacent_missing=capture.adjacent_missing,
-            )
-            if capture.pieces_placed is not None or capture.pieces_remaining is not None:
-                fields["pieces_placed"] = (
-                    capture.pieces_placed
-                    if capture.pieces_placed is not None
-                    else pieces - capture.pieces_remaining
-                )
-                # The head judge's count is final, whatever the judges counted.
-                counts, count_state = {}, CountState.DECIDED
-            confirmed_at = confirmed_at or capture.received_at
-    if status == Result.Status.FINISHED and fields["time_ms"] is None:
-        has_count = fields["pieces_placed"] is not None
-        status = Result.Status.UNFINISHED if has_count else Result.Status.PENDING
-    waiting = (CountState.AWAITING_SECOND, CountState.DISPUTED)
-    counted = status == Result.Status.UNFINISHED or fields["incorrect"]
-    if not counted and count_state in waiting:
-        count_state = ""  # a finish or a no-show after all: no count waits
-    result.status, result.confirmed_at = status, confirmed_at
-    result.count_state = count_state
-    for name, value in fields.items():
-        setattr(result, name, value)
+    entry_start = None
+    if seat is not None and seat.heat.started_at is not None:
+        entry_start = capture_rules.Start(seat.heat.started_at, seat.started_at)
+    judged = capture_rules.judged(
+        [capture_value(capture) for capture in captures],
+        pieces,
+        start=capture_rules.imported_start(result.imported),
+        entry_start=entry_start,
+        second_count=second_count,
+    )
+    for name in JUDGED_FIELDS:
+        setattr(result, name, getattr(judged, name))
     return result

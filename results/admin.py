@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 from championship.admin import ScopedModelAdmin, scope_to_championships
 from championship.models import Round
-from results.models import JUDGED_FIELDS, Result
+from championship.scoring import JUDGED_FIELDS
+from results.models import Result
 from results.services import standings_ensure_all
 
 RelatedOnly = admin.RelatedOnlyFieldListFilter

@@ -8,7 +8,7 @@ round is unchanged, and otherwise the version already rendered (the one asked
 for, or the one before while the new one is being rendered or the round's
 renders for this second are spent). Any other request, and a poll that has to
 render a new version, goes on to the view, which answers the same way (both
-through ``results.live_poll``).
+through ``results.live_poll.answer_poll``).
 """
 
 import re
@@ -16,16 +16,7 @@ import re
 from django.conf import settings
 from django.http import Http404
 
-from results.live_poll import (
-    LIVE_RENDERS_PER_SECOND,
-    etag_matches,
-    fragment_name,
-    not_modified,
-    poll_etag,
-    poll_state,
-    with_poll_headers,
-)
-from results.selectors import cached_without_building
+from results.live_poll import Polled, answer_poll
 
 POLLED = re.compile(
     r"^/(?P<slug>[-a-zA-Z0-9_]+)/(?P<page>results|screen)/(?P<round>[-a-zA-Z0-9_]+)/$"
@@ -42,37 +33,23 @@ class UnchangedPollMiddleware:
         if request.method == "GET" and "HTTP_HX_REQUEST" in request.META:
             match = POLLED.match(request.path_info)
             if match:
-                response = self.answer(request, match, request.META.get("HTTP_IF_NONE_MATCH", ""))
+                response = self.answer(request, match)
                 if response is not None:
                     return response
         return self.get_response(request)
 
-    def answer(self, request, match, header):
-        heat = request.GET.get("heat", "")
+    def answer(self, request, match):
+        """Answer the poll if that takes no rendering; ``None`` leaves it to the view."""
+        polled = Polled(FRAGMENTS[match["page"]], request.GET.get("heat", ""))
+        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+
+        def language(championship_language: str) -> str | None:
+            if chosen is None:
+                return championship_language
+            # Any other choice: the view works out the language.
+            return chosen if chosen in LANGUAGES else None
+
         try:
-            pk, version, championship_language = poll_state(match["slug"], match["round"], heat)
+            return answer_poll(request, match["slug"], match["round"], polled, language=language)
         except Http404:
             return None  # an unknown round or heat: the view says so
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-        if chosen is None:
-            language = championship_language
-        elif chosen in LANGUAGES:
-            language = chosen
-        else:
-            return None  # let the view work out the language
-        fragment = FRAGMENTS[match["page"]]
-        etag = poll_etag(pk, version, language, fragment, heat)
-        if etag_matches(header, etag):
-            return with_poll_headers(not_modified(), etag)
-        name = fragment_name(pk, language, fragment, heat)
-        kept = cached_without_building(
-            f"{name}:{version}",
-            lock=name,
-            latest=f"{name}:latest",
-            per_second=LIVE_RENDERS_PER_SECOND,
-        )
-        if kept is None:
-            return None  # the view renders the new version
-        if etag_matches(header, kept.etag):
-            return with_poll_headers(not_modified(), kept.etag)
-        return with_poll_headers(kept.answer(request), kept.etag)

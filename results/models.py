@@ -10,20 +10,6 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-# The inputs of a result, as the judges' captures set them (``judging.services``).
-JUDGED_FIELDS = (
-    "status",
-    "time_ms",
-    "missing_found",
-    "missing_lost",
-    "adjacent_missing",
-    "last_piece_ms",
-    "pieces_placed",
-    "incorrect",
-    "confirmed_at",
-    "count_state",
-)
-
 
 class CountState(models.TextChoices):
     """Where an entry's piece count at time-up stands (``judging.derive``)."""
@@ -60,7 +46,7 @@ class Result(models.Model):
         "registration.Entry", on_delete=models.CASCADE, related_name="results"
     )
 
-    # Inputs, as the judges recorded them.
+    # Inputs, as the judges recorded them (``championship.scoring.JUDGED_FIELDS`` names them).
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.PENDING
     )

@@ -2,7 +2,7 @@
 
 Every new version of a busy round's standings reads its rows again: one capture
 changes one row's result and many rows' places. Each row is read as one tuple
-of plain values (two written-out queries, ``_rows_sql``); what it shows besides
+of plain values (two written-out queries, ``queries.public_rows``); what it shows besides
 its ranking (the entry and its members, the heat and table, the result) is made
 into a row once per content and kept in this process, so a new version makes
 anew only the rows whose content changed, and puts each row's ranking (place,
@@ -14,23 +14,22 @@ row's JSON text, so the API's whole-round answer is joined from kept pieces
 from __future__ import annotations
 
 import json
-import threading
 from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple
 
-from django.db import connection
 from django.urls import reverse
 
-from championship import sql
 from championship.l10n import format_duration
-from championship.models import Heat, Round, Seat, Table
-from registration.models import Entry, EntryMember, Person, Puzzler, name_may_be_published
+from championship.models import Round
+from championship.process_cache import Store
+from championship.scoring import SHOWN_FIELDS
+from registration.models import name_may_be_published
+from results import queries
 from results.models import Result
-from results.services import SHOWN_FIELDS
 
-# What a public row reads of each result, with its entry, heat and table, in the order of
-# ``_rows_sql``'s columns: first what it shows besides its ranking (its content), then
+# What a public row reads of each result, with its entry, heat and table
+# (``queries.public_rows``): first what it shows besides its ranking (its content), then
 # its ranking, which many rows change with every new version.
 CONTENT_COLUMNS = (
     "pk",
@@ -44,6 +43,7 @@ CONTENT_COLUMNS = (
     "table_number",
 )
 RANKING_COLUMNS = ("place", "official_place", "qualified", "prize")
+COLUMNS = (*CONTENT_COLUMNS, *RANKING_COLUMNS)
 CONTENT = len(CONTENT_COLUMNS)
 ENTRY_ID = CONTENT_COLUMNS.index("entry_id")
 # A row's fields, in their order (as the API has always given them): ``row_of`` and the
@@ -71,10 +71,6 @@ FIELDS = (
     "prize",
     "pieces_per_minute",
 )
-# About 2.7 kB each with its key (22 MB when full); enough for every row of a round of
-# 1,600 and thousands of captures' new rows, and for the other rounds running meanwhile.
-# A full store is emptied and filled again.
-MAX_KEPT = 8_192
 
 
 class Content(NamedTuple):
@@ -87,58 +83,10 @@ class Content(NamedTuple):
     json: bytes
 
 
-# Each row's content by its values and its entry's members, per puzzle size and puzzler's page.
-_kept: dict[tuple, dict[tuple, Content]] = {}
-_kept_lock = threading.Lock()
-
-
-def _tables() -> dict[str, str]:
-    """Return the quoted table names the public rows' queries read."""
-    return {
-        "result": sql.table(Result),
-        "entry": sql.table(Entry),
-        "heat": sql.table(Heat),
-        "seat": sql.table(Seat),
-        "table": sql.table(Table),
-        "member": sql.table(EntryMember),
-        "person": sql.table(Person),
-        "puzzler": sql.table(Puzzler),
-    }
-
-
-def _rows_sql(heat: bool) -> tuple[str, str]:
-    """Return the queries of a round's (or a heat's) public rows and of their entries' members.
-
-    Written out: building them with the ORM costs as much CPU as running them,
-    and they run for every new version of a busy heat's standings. The results
-    come in standing order: the model's, with the places still to come last.
-    """
-    names = _tables()
-    in_heat = " AND h.key = %s" if heat else ""
-    quote = connection.ops.quote_name
-    shown = ", ".join(f"r.{quote(name)}" for name in SHOWN_FIELDS)
-    ranking = ", ".join(f"r.{quote(name)}" for name in RANKING_COLUMNS)
-    rows = (
-        f"SELECT r.id, r.entry_id, e.ref, e.name, e.publish_consent, h.key, {shown},"
-        f" r.official, t.number, {ranking}"
-        " FROM {result} r JOIN {entry} e ON e.id = r.entry_id"
-        " JOIN {heat} h ON h.id = r.heat_id"
-        # An entry has one seat in a round.
-        " LEFT JOIN {seat} s ON s.round_id = r.round_id AND s.entry_id = r.entry_id"
-        " LEFT JOIN {table} t ON t.id = s.table_id"
-        f" WHERE r.round_id = %s{in_heat}"
-        # The model's order, with the places still to come last on every database.
-        " ORDER BY r.place IS NULL, r.place, r.official_place, e.registered_at, e.id"
-    ).format(**names)
-    members = (
-        "SELECT m.entry_id, p.name, p.publish_consent, z.ref"
-        " FROM {member} m JOIN {person} p ON p.id = m.person_id"
-        " LEFT JOIN {puzzler} z ON z.id = p.puzzler_id"
-        " WHERE m.entry_id IN (SELECT r.entry_id FROM {result} r JOIN {heat} h ON h.id = r.heat_id"
-        f" WHERE r.round_id = %s{in_heat})"
-        " ORDER BY m.entry_id, m.position"
-    ).format(**names)
-    return rows, members
+# Each row's content by its puzzle size and puzzler's page, its values and its entry's members.
+# About 2.7 kB each with its key (22 MB when full); enough for every row of a round of 1,600
+# and thousands of captures' new rows, and for the other rounds running meanwhile.
+_kept: Store[Content] = Store("results.public_rows", size=8_192)
 
 
 Ranking = tuple  # (place, official place, qualified, prize), as stored
@@ -151,33 +99,22 @@ def ranked_contents(round_: Round, heat: str | None = None) -> list[tuple[Conten
     Two queries, whatever the round's size; a row's content is made only if it
     is not kept already.
     """
-    rows_sql, members_sql = _rows_sql(bool(heat))
-    params = [round_.pk, heat] if heat else [round_.pk]
-    with connection.cursor() as cursor:
-        cursor.execute(rows_sql, params)
-        values = cursor.fetchall()
-        cursor.execute(members_sql, params)
-        # (entry id, name, consents, puzzler's ref), in the entry's order.
-        members = {
-            entry_id: tuple(rows) for entry_id, rows in groupby(cursor.fetchall(), itemgetter(0))
-        }
+    values, member_rows = queries.public_rows(round_.pk, heat, COLUMNS)
+    # (entry id, name, consents, puzzler's ref), in the entry's order.
+    members = {entry_id: tuple(rows) for entry_id, rows in groupby(member_rows, itemgetter(0))}
     page = reverse("puzzler", kwargs={"ref": "REF"})
     made = (round_.category.pieces, page)
-    with _kept_lock:
-        kept = _kept.setdefault(made, {})
     found = []
     fresh = {}
     for value in values:
-        key = (value[:CONTENT], members.get(value[ENTRY_ID], ()))
-        content = kept.get(key)
+        shown = (value[:CONTENT], members.get(value[ENTRY_ID], ()))
+        key = (made, shown)
+        content = _kept.get(key)
         if content is None:
-            content = fresh[key] = _content(*key, *made)
+            content = fresh[key] = _content(*shown, *made)
         found.append((content, value[CONTENT:]))
     if fresh:
-        with _kept_lock:
-            if sum(map(len, _kept.values())) + len(fresh) > MAX_KEPT:
-                _kept.clear()
-            _kept.setdefault(made, {}).update(fresh)
+        _kept.put_many(fresh)
     return found
 
 
@@ -300,9 +237,3 @@ def pace(pieces: int, outcome: str, final_seconds: int | None) -> float | None:
     if outcome != Result.Outcome.COMPLETED or not final_seconds:
         return None
     return round(pieces * 60 / final_seconds, 1)
-
-
-def forget() -> None:
-    """Forget every kept row (tests that change what a row is made of without a new row)."""
-    with _kept_lock:
-        _kept.clear()

@@ -11,13 +11,14 @@ holds the templates to them).
 
 from __future__ import annotations
 
-import threading
 from operator import itemgetter
 
 from django.template.loader import get_template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
+
+from championship.process_cache import Store
 
 # The row's fields the cell templates (``CELL_TEMPLATES``) read, besides the entry's.
 ROW_KEY = (
@@ -44,10 +45,7 @@ CELL_TEMPLATES = {
 }
 # About a megabyte for every thousand rows; enough for every heat of a round of 1,600
 # in two languages and both views.
-MAX_CELLS = 16_384
-
-_cells: dict[tuple, SafeString] = {}
-_lock = threading.Lock()
+_cells: Store[SafeString] = Store("results.row_cells", size=16_384)
 
 
 def _key(view: str, row: dict, decided: bool, language: str) -> tuple:
@@ -72,14 +70,7 @@ def _key(view: str, row: dict, decided: bool, language: str) -> tuple:
 def row_cells(view: str, row: dict, decided: bool, language: str | None = None) -> SafeString:
     """Return a row's cells for ``view`` ("round" or "board") in the active language."""
     key = _key(view, row, bool(decided), language or get_language())
-    cells = _cells.get(key)
-    if cells is None:
-        cells = _render(view, row, decided)
-        with _lock:
-            if len(_cells) >= MAX_CELLS:
-                _cells.clear()
-            _cells[key] = cells
-    return cells
+    return _cells.get_or_make(key, lambda: _render(view, row, decided))
 
 
 def _render(view: str, row: dict, decided: bool) -> SafeString:
@@ -148,9 +139,3 @@ def board_rows(
             f'<span class="table">{"" if table is None else table}</span></li>'
         )
     return mark_safe("\n".join(lines))
-
-
-def forget() -> None:
-    """Forget every rendered row (tests that change templates or translations)."""
-    with _lock:
-        _cells.clear()

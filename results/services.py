@@ -3,97 +3,25 @@
 from __future__ import annotations
 
 import logging
-import threading
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, Prefetch, Q
 
-from championship import sql
 from championship.models import Round, Seat
-from championship.rules import advancement, eligibility, ranking, timing
+from championship.rules import advancement, ranking, timing
+from championship.scoring import (
+    DERIVED_FIELDS,
+    RANK_FIELDS,
+    advance_of,
+    entry_is_official,
+    outcome_derive,
+    stored_outcome,
+)
 from registration.models import Entry, Person
-from results import queries
-from results.models import JUDGED_FIELDS, Result, RoundRanking
+from results import queries, ranking_reuse
+from results.models import Result, RoundRanking
 
 logger = logging.getLogger(__name__)
-
-# What the rules make of one result's inputs (a capture derives them for its entry).
-OUTCOME_FIELDS = ["outcome", "penalty_ms", "final_ms", "counted_pieces"]
-# What ranking the whole round gives each result.
-RANK_FIELDS = ["place", "official_place", "qualified", "prize"]
-DERIVED_FIELDS = [*OUTCOME_FIELDS, "official", *RANK_FIELDS]
-# What the public results show of a result besides its ranking (results.selectors.public_rows
-# reads these): a capture that changes none of them gives spectators no new version.
-SHOWN_FIELDS = (
-    *(name for name in JUDGED_FIELDS if name not in ("confirmed_at", "count_state")),
-    *OUTCOME_FIELDS,
-)
-
-
-def entry_is_official(entry: Entry, rules, kind: str) -> bool:
-    """Return whether ``entry`` (with its members prefetched) is official under ``rules``."""
-    members = [person.rules_member() for person in entry.members.all()]
-    return eligibility.officiality(kind, members, rules).official
-
-
-def attempt_of(result: Result) -> timing.Attempt:
-    """Return the judges' inputs of a stored result as the rules read them."""
-    return timing.Attempt(
-        status=result.status,
-        time_ms=result.time_ms,
-        missing_found=result.missing_found,
-        missing_lost=result.missing_lost,
-        adjacent_missing=result.adjacent_missing,
-        last_piece_ms=result.last_piece_ms,
-        pieces_placed=result.pieces_placed,
-        incorrect=result.incorrect,
-    )
-
-
-def advance_of(round_: Round) -> advancement.Advance | None:
-    """Return the round's advancement settings for the rules, or ``None``."""
-    if round_.advance == Round.Advance.OVERALL:
-        return advancement.Advance(overall=round_.advance_count)
-    if round_.advance == Round.Advance.PER_HEAT:
-        return advancement.Advance(
-            per_heat=round_.advance_count, best_remaining=round_.advance_best_remaining or 0
-        )
-    return None
-
-
-def stored_outcome(result: Result) -> timing.Outcome:
-    """Return the outcome stored with a result, as the rules read it."""
-    return timing.Outcome(
-        result.outcome or timing.PENDING,
-        final_ms=result.final_ms,
-        penalty_ms=result.penalty_ms,
-        counted_pieces=result.counted_pieces,
-    )
-
-
-def outcome_derive(
-    result: Result, rules, pieces: int, *, limit_ms: int, called_ms: int | None
-) -> timing.Outcome:
-    """Set a result's outcome, penalty, final time and counted pieces from its inputs.
-
-    ``limit_ms`` is the round's time limit (``Round.time_limit_ms``), ``called_ms``
-    when time was called in the result's heat (``Heat.time_called_ms``): "TIME"
-    after either is not a completion. Raise ``timing.AttemptError`` for inputs
-    that cannot be true. An entry that is a walk-over (``Entry.walkover_at``) is
-    disqualified, whatever its inputs.
-    """
-    decided = timing.outcome(
-        attempt_of(result), rules, pieces, time_limit_ms=limit_ms, time_called_ms=called_ms
-    )
-    if result.entry.walkover_at is not None:
-        # A walk-over is a disqualification, in every round of the category (sm): listed
-        # without a place, whatever was recorded.
-        decided = timing.Outcome(timing.DSQ)
-    result.outcome = "" if decided.kind == timing.PENDING else decided.kind
-    result.penalty_ms = decided.penalty_ms
-    result.final_ms = decided.final_ms
-    result.counted_pieces = decided.counted_pieces
-    return decided
 
 
 def standings_compute(
@@ -142,20 +70,25 @@ def standings_compute(
 
 
 def rank_outcomes(
-    round_: Round, rows: list[ranking.Ranked], withdrawn: set, kept: ranking.Kept | None = None
+    round_: Round,
+    rows: list[ranking.Ranked],
+    withdrawn: set,
+    kept: ranking_reuse.Kept | None = None,
 ) -> dict:
     """Rank a round's outcomes: each entry's place, official place, qualification and prize.
 
     Return them by ``Ranked.entry``, in standing order: the ranked entries first,
     then the withdrawn ones (never ranked: no place, no official place, no prize,
     not qualified). ``kept``: what ranking the round's previous version kept
-    (``ranking.rank``).
+    (``results.ranking_reuse``).
     """
     rules = round_.category.championship.rules
-    standings = ranking.rank(
-        [row for row in rows if row.entry not in withdrawn] if withdrawn else rows,
-        kept,
-        placed=ranking.ranked_kinds(invalid_placed=rules.invalid_attempts_placed),
+    kinds = ranking.ranked_kinds(invalid_placed=rules.invalid_attempts_placed)
+    unwithdrawn = [row for row in rows if row.entry not in withdrawn] if withdrawn else rows
+    standings = (
+        kept.rank(unwithdrawn, placed=kinds)
+        if kept is not None
+        else ranking.rank(unwithdrawn, placed=kinds)
     )
     # Prizes are given once time is up in the final (rogaland: "right after time is up").
     if round_.stage == Round.Stage.FINAL and round_.state in (
@@ -215,31 +148,17 @@ def lock_ranking(round_id: int) -> int:
     Return the version of the round it last ranked. Whoever holds the round's
     row as well takes this one after it (see ``round_lock``).
     """
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    query = "SELECT version FROM {ranking} WHERE round_id = %s" + lock
-    found = _ranking_sql(query, [round_id])
+    found = queries.ranked_version(round_id, lock=True)
     if found is None:
         RoundRanking.objects.bulk_create([RoundRanking(round_id=round_id)], ignore_conflicts=True)
-        found = _ranking_sql(query, [round_id])
-    return found[0]
+        found = queries.ranked_version(round_id, lock=True)
+    return found
 
 
 def _mark_ranked(round_id: int, version: int) -> None:
     """Record that a round's stored places reflect its ``version`` (under ``lock_ranking``)."""
-    _ranking_sql("UPDATE {ranking} SET version = %s WHERE round_id = %s", [version, round_id])
-
-
-def _ranking_sql(query: str, params: list) -> tuple | None:
-    """Run ``query`` on the rounds' ``{round}`` and rankings' ``{ranking}`` tables; return a row.
-
-    The ranking's own queries are written out, as ``POLL_STATE`` is: building them
-    with the ORM costs more than running them, for every new version of a round.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(
-            query.format(round=sql.table(Round), ranking=sql.table(RoundRanking)), params
-        )
-        return cursor.fetchone() if cursor.description else None
+    # Written out, past save() and its signals: no receiver listens to a ranking's save.
+    queries.mark_ranked(round_id, version)
 
 
 def round_lock(round_: Round) -> Round:
@@ -273,6 +192,7 @@ def _store(ranked: list[Result], before: dict[int, tuple], fields: list[str]) ->
     After an import that is every result of the round, in one statement
     (``queries.results_update``).
     """
+    # Written out, past save() and its signals: no receiver listens to a result's save.
     queries.results_update(
         fields,
         [
@@ -328,7 +248,7 @@ def standings_ensure(round_: Round) -> bool:
         ranked_version = lock_ranking(round_.pk)
         # Read after the lock: another ranking may have just done the work. Its category
         # and championship are those read with ``round_`` for the request.
-        locked = sql.get(Round, "t.id = %s", [round_.pk])
+        locked = queries.round_by_id(round_.pk)
         if locked is None:
             raise Round.DoesNotExist
         locked.category = round_.category
@@ -340,73 +260,34 @@ def standings_ensure(round_: Round) -> bool:
     return True
 
 
-# What ranking the stored outcomes reads of each result (its inputs: the first seven),
-# and the places it may change; written out, since building it with the ORM costs more
-# than running it. Ordered by the stored places, which the new ones mostly keep: sorting
-# rows already in order is one pass.
-#
-# A result that is not ranked (still puzzling, did not start, disqualified) and holds no
-# place, qualification or prize is left out: the ranking gives it none and passes it by
-# (``ranking.rank``, ``advancement.qualifiers``, ``ranking.award_prizes``), so reading it
-# changes nothing. During a heat most of a round is still puzzling: a round of 1,600 with
-# 400 finished reads 400 rows.
-STORED = (
-    "SELECT r.id, r.heat_id, r.outcome, r.final_ms, r.penalty_ms, r.counted_pieces, r.official,"
-    " e.status = %s, r.place, r.official_place, r.qualified, r.prize"
-    " FROM {result} r JOIN {entry} e ON e.id = r.entry_id"
-    " WHERE r.round_id = %s AND (r.outcome IN (%s, %s, %s) OR r.place IS NOT NULL"
-    " OR r.official_place IS NOT NULL OR r.qualified OR r.prize IS NOT NULL)"
-    " ORDER BY r.place NULLS LAST, r.id"
-)
-INPUTS = 7
-
-# What the last ranking of each round in this process kept: each result's ranking row, by
-# the inputs it was built from (a new version changes a few results of a round of 1,600;
-# building every row anew was half a ranking's CPU), and its standings (``ranking.Kept``:
-# the next ranking begins where its rows first differ).
-_kept: dict[int, tuple[dict[tuple, ranking.Ranked], ranking.Kept]] = {}
-_kept_lock = threading.Lock()
-# Enough for the rounds running at once in the largest championship.
-MAX_ROUNDS_KEPT = 32
+# How many of a stored row's first values are the result's inputs (``_stored_rows``); the
+# next says whether its entry is withdrawn, the last four are its ranking as stored.
+INPUTS = len(queries.STORED_INPUTS)
 
 
 def _stored_rows(round_id: int) -> list[tuple]:
-    """Return the stored outcome and ranking of the results the ranking may place (``STORED``)."""
-    query = STORED.format(result=sql.table(Result), entry=sql.table(Entry))
-    with connection.cursor() as cursor:
-        cursor.execute(query, [Entry.Status.WITHDRAWN, round_id, *sorted(ranking.RANKED)])
-        return cursor.fetchall()
+    """Return the stored outcome and ranking of the results the ranking may place.
 
-
-def _ranking_rows(round_id: int, stored: list[tuple]) -> tuple[list[ranking.Ranked], ranking.Kept]:
-    """Return the ranking's rows of ``stored``, and what the round's last ranking kept.
-
-    The rows of the results whose inputs did not change are those of the last ranking.
+    One row of plain values per result (``queries.stored_outcomes``), ordered by
+    the stored places.
     """
-    kept_rows, kept_standings = _kept.get(round_id) or ({}, ranking.Kept())
-    fresh = {}
-    for values in stored:
-        inputs = values[:INPUTS]
-        row = kept_rows.get(inputs)
-        if row is None:
-            pk, heat_id, outcome, final_ms, penalty_ms, counted_pieces, official = inputs
-            row = ranking.Ranked(
-                pk,
-                timing.Outcome(
-                    outcome or timing.PENDING,
-                    final_ms=final_ms,
-                    penalty_ms=penalty_ms,
-                    counted_pieces=counted_pieces,
-                ),
-                official=bool(official),
-                heat=heat_id,
-            )
-        fresh[inputs] = row
-    with _kept_lock:
-        if round_id not in _kept and len(_kept) >= MAX_ROUNDS_KEPT:
-            del _kept[next(iter(_kept))]
-        _kept[round_id] = (fresh, kept_standings)
-    return list(fresh.values()), kept_standings
+    return queries.stored_outcomes(round_id)
+
+
+def _ranking_row(inputs: tuple) -> ranking.Ranked:
+    """Return the ranking's row of a stored result's inputs (``queries.STORED_INPUTS``)."""
+    pk, heat_id, outcome, final_ms, penalty_ms, counted_pieces, official = inputs
+    return ranking.Ranked(
+        pk,
+        timing.Outcome(
+            outcome or timing.PENDING,
+            final_ms=final_ms,
+            penalty_ms=penalty_ms,
+            counted_pieces=counted_pieces,
+        ),
+        official=bool(official),
+        heat=heat_id,
+    )
 
 
 def _rank_stored(round_: Round) -> None:
@@ -417,7 +298,9 @@ def _rank_stored(round_: Round) -> None:
     of a busy round's standings.
     """
     stored = _stored_rows(round_.pk)
-    rows, kept = _ranking_rows(round_.pk, stored)
+    # The rows of the results whose inputs did not change are those of the last ranking.
+    kept = ranking_reuse.kept_of(round_.pk)
+    rows = kept.rows_of([values[:INPUTS] for values in stored], _ranking_row)
     withdrawn = {values[0] for values in stored if values[INPUTS]}
     placed = rank_outcomes(round_, rows, withdrawn, kept)
     # A stored row ends with its (place, official place, qualified, prize): compared as the
@@ -437,6 +320,7 @@ def _write_places(changed: list[tuple]) -> None:
     A finish near the top moves the places of everyone behind it: up to the whole
     round, in one statement (``queries.results_update``).
     """
+    # Written out, past save() and its signals: no receiver listens to a result's save.
     queries.results_update(RANK_FIELDS, changed)
 
 
@@ -446,11 +330,7 @@ RANKED = Q(ranking__version__gte=F("version"))
 
 def _ranked(round_id: int) -> bool:
     """Return whether a round's stored places reflect its current version (``RANKED``)."""
-    query = (
-        "SELECT 1 FROM {round} r JOIN {ranking} k ON k.round_id = r.id"
-        " WHERE r.id = %s AND k.version >= r.version"
-    )
-    return _ranking_sql(query, [round_id]) is not None
+    return queries.is_ranked(round_id)
 
 
 def standings_ensure_all(rounds) -> int:

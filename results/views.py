@@ -22,17 +22,12 @@ from championship.middleware import activate
 from championship.models import Championship, Round
 from results import selectors
 from results.live_poll import (
-    LIVE_RENDERS_PER_SECOND,
+    Polled,
     UnknownHeat,
-    Version,
-    etag_matches,
-    fragment_name,
+    answer_poll,
     heat_key_or_404,
     no_such_heat,
-    not_modified,
     poll_etag,
-    poll_state,
-    with_poll_headers,
 )
 
 
@@ -69,41 +64,26 @@ def _poll_language(request, championship_language: str) -> str:
 
 
 def _conditional(request, championship_slug, round_key, fragment: str, build):
-    """Answer a poll: 304 after one query when the version is unchanged, else the fragment.
+    """Answer a poll of a page's fragment: 304 after one query when unchanged, else the fragment.
 
-    ``build(round_, etag)`` renders the fragment; it runs at most once per
-    version, language and heat, whatever the number of pollers and app servers,
-    and one at a time: a poll that comes while the new version is being rendered
-    gets the one before it (or 304 if it has that one already).
+    ``build(round_, etag)`` renders the fragment, in the visitor's language and
+    the championship's time zone; ``results.live_poll.answer_poll`` runs it at
+    most once per version, language and heat, whatever the number of pollers and
+    app servers, and one at a time.
     """
-    heat = heat_asked(request)
-    pk, version, championship_language = poll_state(championship_slug, round_key, heat)
-    language = _poll_language(request, championship_language)
-    etag = poll_etag(pk, version, language, fragment, heat)
-    if not etag_matches(request.headers.get("If-None-Match", ""), etag):
 
-        def render_it():
-            # Only a poll that renders needs the round itself (and its time zone).
-            round_ = _round(championship_slug, round_key)
-            activate(request, round_.category.championship)
-            return Version.of(etag, build(round_, etag))
+    def in_championship(round_: Round, etag: str) -> str:
+        activate(request, round_.category.championship)
+        return build(round_, etag)
 
-        # While one request renders a new version, the others get the version before,
-        # with its own ETag: under a stream of captures the round is rendered by one
-        # request at a time and a few times a second, not once per capture, and no
-        # poller waits. A quiet round shows a capture in the very next poll.
-        name = fragment_name(pk, language, fragment, heat)
-        served = selectors.cached_once(
-            f"{name}:{version}",
-            render_it,
-            lock=name,
-            latest=f"{name}:latest",
-            per_second=LIVE_RENDERS_PER_SECOND,
-        )
-        etag = served.etag
-        if not etag_matches(request.headers.get("If-None-Match", ""), etag):
-            return with_poll_headers(served.answer(request), etag)
-    return with_poll_headers(not_modified(), etag)
+    return answer_poll(
+        request,
+        championship_slug,
+        round_key,
+        Polled(fragment, heat_asked(request)),
+        language=partial(_poll_language, request),
+        render=in_championship,
+    )
 
 
 def _round_context(request, round_: Round, etag: str = "") -> dict:

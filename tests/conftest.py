@@ -122,10 +122,16 @@ def judge(championship):
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Start every test with an empty cache: cached standings are keyed by ids a test reuses."""
+    """Start every test with empty caches: cached standings and rows are keyed by ids a test reuses.
+
+    Django's cache, and the process's own (``championship.process_cache``).
+    """
     from django.core.cache import cache
 
+    from championship.process_cache import forget_all
+
     cache.clear()
+    forget_all()
     yield
     cache.clear()
 

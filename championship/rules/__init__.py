@@ -1,6 +1,7 @@
 """The rulebook in code: plain Python, no Django.
 
 - ``timing``: penalties, validity and what an attempt comes to;
+- ``captures``: what an entry's captures make of its result's inputs;
 - ``ranking``: places, official places and prizes of a round;
 - ``advancement``: who goes on to the next round;
 - ``eligibility``: who is eligible, which entries are official, age limits;

@@ -79,67 +79,64 @@ def rank_key(outcome: Outcome) -> tuple:
     return (group,)
 
 
-class Kept:
-    """What ranking a round keeps for ranking its next version (``rank``'s ``kept``).
+class Counters(NamedTuple):
+    """Where a ranking stands after a row: what the next row's places are worked out from."""
 
-    The rows in standing order, their standings, and after each row the
-    counters the next row's places are worked out from. A standing depends only
-    on the rows before it and its own: where the next version's rows begin the
-    same (the very same ``Ranked`` objects, in the same order), their standings
-    are these. A new finisher slower than everyone ranked so far, the usual
-    case, leaves all of them as they were.
-    """
-
-    __slots__ = ("last",)
-
-    def __init__(self):
-        # (order, standings, counters, the outcomes placed), replaced whole: one store,
-        # never seen half done.
-        self.last: tuple[list[Ranked], list[Standing], list[tuple], frozenset] = (
-            [],
-            [],
-            [],
-            RANKED,
-        )
+    index: int
+    place: int | None
+    last: tuple | None
+    official_index: int
+    official_place: int | None
+    last_official: tuple | None
 
 
-def rank(
-    rows: Iterable[Ranked], kept: Kept | None = None, *, placed: frozenset[str] = RANKED
-) -> list[Standing]:
+START = Counters(0, None, None, 0, None, None)
+
+
+def in_order(rows: Iterable[Ranked]) -> list[Ranked]:
+    """Return ``rows`` in standing order; rows with equal keys keep their order (a stable sort)."""
+    return sorted(rows, key=attrgetter("key"))
+
+
+def rank(rows: Iterable[Ranked], *, placed: frozenset[str] = RANKED) -> list[Standing]:
     """Return the standings of a round: every row, in order, with places.
 
     Rows that are not ranked (pending, dns, dsq) come last, without a place.
     Rows with equal keys keep the order they were given in and share a place;
     the next place is skipped (1, 2, 2, 4). Official places are counted the same
-    way over the official rows alone. One pass, since this runs for every new
-    version of a round of 1,600 entries; with ``kept`` (what the ranking of the
-    round's previous version kept, updated for the next) the pass begins where
-    the rows first differ from the previous version's. ``placed``: the outcomes
-    that get a place (``ranked_kinds``).
+    way over the official rows alone. ``placed``: the outcomes that get a place
+    (``ranked_kinds``).
     """
-    # Sorting is stable: rows with equal keys keep their order.
-    keyed = sorted(rows, key=attrgetter("key"))
-    same = 0
-    if kept is not None:
-        previous, previous_standings, previous_counters, previous_placed = kept.last
-        # What the rules place may have changed since: then nothing kept holds.
-        limit = min(len(previous), len(keyed)) if previous_placed == placed else 0
-        while same < limit and keyed[same] is previous[same]:
-            same += 1
-    if same:
-        standings = previous_standings[:same]
-        counters = previous_counters[:same]
-        index, place, last, official_index, official_place, last_official = counters[-1]
-    else:
-        standings, counters = [], []
-        index = official_index = 0
-        place = official_place = None
-        last = last_official = None
+    standings, _counters = rank_on(in_order(rows), [], [], placed=placed)
+    return standings
+
+
+def rank_on(
+    ordered: Sequence[Ranked],
+    standings: list[Standing],
+    counters: list[Counters],
+    *,
+    placed: frozenset[str] = RANKED,
+) -> tuple[list[Standing], list[Counters]]:
+    """Return the standings of ``ordered`` (rows in standing order), and the counters after each.
+
+    ``standings`` and ``counters`` are those of the first rows of ``ordered``,
+    ranked already; the ranking goes on from there (a standing depends only on
+    the rows before it and its own). Neither list is changed: new lists are
+    returned. ``rank`` begins with none; ``results.ranking_reuse`` begins with
+    those of a round's previous version where its rows begin the same. One pass,
+    since this runs for every new version of a round of 1,600 entries.
+    """
+    done = len(standings)
+    standings, counters = list(standings), list(counters)
+    index, place, last, official_index, official_place, last_official = (
+        counters[-1] if counters else START
+    )
     append = standings.append
     count = counters.append
-    # A standing made as a tuple is, without the named tuple's own constructor.
+    # A standing or counters made as a tuple are, without the named tuple's own constructor.
     new = tuple.__new__
-    for row in keyed[same:]:
+    for row in ordered[done:]:
         if row.outcome.kind in placed:
             key = row.key
             index += 1
@@ -162,10 +159,8 @@ def rank(
             append(
                 new(Standing, (row.entry, row.outcome, row.official, row.heat, None, None, None))
             )
-        count((index, place, last, official_index, official_place, last_official))
-    if kept is not None:
-        kept.last = (keyed, standings, counters, placed)
-    return list(standings)
+        count(new(Counters, (index, place, last, official_index, official_place, last_official)))
+    return standings, counters
 
 
 def award_prizes(

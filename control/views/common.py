@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from championship.errors import RoundStateError
 from championship.models import Championship, Heat, Round, Seat, Table
 from championship.rules.seating import SeatingError
-from results.services import entry_is_official
+from championship.scoring import entry_is_official
 
 CONTROL = "championship/control_round.html"
 TABLES = "championship/control_tables.html"

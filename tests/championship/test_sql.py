@@ -69,18 +69,18 @@ def test_a_written_out_read_gives_the_instance_the_orm_gives(seated, model):
 def test_a_capture_locks_its_round_and_reads_its_entry_in_two_queries(
     seated, django_assert_num_queries, championship, by_key
 ):
-    from judging import services
+    from judging import queries
 
     if by_key:
-        round_named = (services.ROUND_BY_KEY, seated.round.key)
-        entry_named = (services.ENTRY_BY_REF, seated.entry.ref)
+        round_named = (queries.ROUND_BY_KEY, seated.round.key)
+        entry_named = (queries.ENTRY_BY_REF, seated.entry.ref)
     else:
-        round_named = (services.ROUND_BY_ID, seated.round_id)
-        entry_named = (services.ENTRY_BY_ID, seated.entry_id)
+        round_named = (queries.ROUND_BY_ID, seated.round_id)
+        entry_named = (queries.ENTRY_BY_ID, seated.entry_id)
     versions = Round.objects.values_list("version", "captures_version").get(pk=seated.round_id)
     with transaction.atomic(), django_assert_num_queries(2):
-        round_ = services._lock_and_move_on(championship, *round_named)
-        found = services._under_lock(round_, *entry_named, uuid.uuid4())
+        round_ = queries.round_lock_and_move_on(championship, *round_named)
+        found = queries.under_lock(round_, *entry_named, uuid.uuid4())
     assert fields(round_) == {
         **fields(Round.objects.get(pk=seated.round_id)),
         "version": versions[0] + 1,
@@ -96,15 +96,15 @@ def test_a_capture_locks_its_round_and_reads_its_entry_in_two_queries(
 
 
 def test_a_capture_names_what_is_not_there(seated, championship):
-    from judging import services
+    from judging import queries
 
-    assert services._lock_and_move_on(championship, services.ROUND_BY_KEY, "nobody") is None
-    round_ = services._lock_and_move_on(championship, services.ROUND_BY_KEY, seated.round.key)
-    found = services._under_lock(round_, services.ENTRY_BY_REF, "nobody", uuid.uuid4())
+    assert queries.round_lock_and_move_on(championship, queries.ROUND_BY_KEY, "nobody") is None
+    round_ = queries.round_lock_and_move_on(championship, queries.ROUND_BY_KEY, seated.round.key)
+    found = queries.under_lock(round_, queries.ENTRY_BY_REF, "nobody", uuid.uuid4())
     assert (found.entry, found.seat, found.result) == (None, None, None)
     assert fields(found.category) == fields(Category.objects.get(pk=round_.category_id))
     unseated = factories.entry(seated.entry.category)
-    found = services._under_lock(round_, services.ENTRY_BY_ID, unseated.pk, uuid.uuid4())
+    found = queries.under_lock(round_, queries.ENTRY_BY_ID, unseated.pk, uuid.uuid4())
     assert (found.entry.pk, found.seat, found.result) == (unseated.pk, None, None)
 
 
@@ -118,102 +118,3 @@ def test_a_rounds_heats_are_read_in_their_order(championship, django_assert_num_
         heats = results_selectors.heats_of(round_)
     assert [heat.key for heat in heats] == ["c", "a", "b"]
     assert [fields(heat) for heat in heats] == [fields(heat) for heat in round_.heats.all()]
-
-
-def written(instance) -> dict:
-    """Return an instance's fields as stored, read back by the ORM, but for its key."""
-    stored = type(instance).objects.get(pk=instance.pk)
-    return {name: value for name, value in fields(stored).items() if name != "id"}
-
-
-def a_capture(seated, judge, **kwargs):
-    """Return a new finish of the seated entry, with text and JSON that need converting."""
-    from judging.models import Capture
-
-    values = {
-        "championship": seated.heat.round.championship,
-        "client_id": uuid.uuid4(),
-        "round": seated.heat.round,
-        "heat": seated.heat,
-        "entry": seated.entry,
-        "kind": "finish",
-        "judge": judge,
-        "device_at": seated.heat.started_at + timedelta(minutes=20),
-        "elapsed_ms": 1_200_000,
-        "missing_found": 1,
-        "reason": "Tæl igjen – «ok»",
-        "payload": {"kind": "finish", "note": "Åse\u2028Ødegård", "n": [1, None, True]},
-    }
-    return Capture(**{**values, **kwargs})
-
-
-def test_a_written_out_insert_stores_what_the_orm_stores(seated):
-    judge = factories.user()
-
-    def capture():
-        return a_capture(seated, judge)
-
-    by_orm = capture()
-    by_orm.save()
-    by_hand = capture()
-    before = timezone.now()
-    sql.insert(by_hand)
-    assert by_hand.pk is not None and by_hand.pk != by_orm.pk
-    assert not by_hand._state.adding and by_hand._state.db == "default"
-    orm, hand = written(by_orm), written(by_hand)
-    # Each instant of its own (``auto_now_add``), the rest alike.
-    assert before <= hand.pop("received_at") <= timezone.now()
-    orm.pop("received_at")
-    assert (orm.pop("client_id"), hand.pop("client_id")) == (by_orm.client_id, by_hand.client_id)
-    assert hand == orm
-    # A key given is kept.
-    given = Result(round=seated.heat.round, heat=seated.heat, entry=seated.entry, pk=10_000)
-    Result.objects.filter(entry=seated.entry).delete()
-    sql.insert(given)
-    assert Result.objects.get(pk=10_000).entry_id == seated.entry.pk
-
-
-def test_a_written_out_update_writes_only_the_fields_named(seated):
-    from django.db import DatabaseError
-
-    result = Result.objects.get(entry=seated.entry)
-    stamped = result.updated_at
-    result.time_ms = 1_300_000
-    result.incorrect = False
-    result.place = 99  # not named: not written
-    sql.update(result, ["time_ms", "incorrect", "updated_at"])
-    stored = Result.objects.get(pk=result.pk)
-    assert (stored.time_ms, stored.incorrect, stored.place) == (1_300_000, False, None)
-    assert stored.updated_at > stamped
-    gone = Result(pk=-1)
-    with pytest.raises(DatabaseError):
-        sql.update(gone, ["time_ms"])
-
-
-def test_a_capture_and_its_result_are_written_together(seated):
-    """One statement on PostgreSQL (a ``WITH``), two elsewhere: the same rows either way."""
-    from django.db import DatabaseError
-
-    from judging.models import Capture
-
-    def capture():
-        return a_capture(seated, factories.user(), kind="confirm")
-
-    new = capture()
-    before = timezone.now()
-    insert = sql.insertion(new)
-    # The instant on the server is set when the insert is prepared, before it is written.
-    assert new.pk is None and before <= new.received_at <= timezone.now()
-    result = Result.objects.get(entry=seated.entry)
-    result.time_ms, result.place = 1_400_000, 98
-    sql.insert_and_update(insert, result, ["time_ms", "updated_at"])
-    stored = Capture.objects.get(pk=new.pk)
-    assert (stored.client_id, stored.received_at) == (new.client_id, new.received_at)
-    assert not new._state.adding and stored.payload == new.payload
-    written_result = Result.objects.get(pk=result.pk)
-    assert (written_result.time_ms, written_result.place) == (1_400_000, None)
-    # A result that is not there: an error, and the transaction takes the capture back.
-    lost = capture()
-    with pytest.raises(DatabaseError), transaction.atomic():
-        sql.insert_and_update(sql.insertion(lost), Result(pk=-1), ["time_ms"])
-    assert not Capture.objects.filter(client_id=lost.client_id).exists()

@@ -312,7 +312,8 @@ def test_a_later_start_set_after_the_tap_retimes_the_finish(running):
 @pytest.mark.preset("sm")
 def test_ranking_after_a_capture_equals_ranking_everything_anew(running):
     """A capture derives only its own result; ranked on reading, they equal a full recompute."""
-    from results.services import DERIVED_FIELDS, standings_recompute
+    from championship.scoring import DERIVED_FIELDS
+    from results.services import standings_recompute
 
     record(running, at=at(40), entry=0, missing_found=2)
     record(running, at=at(38), entry=1, missing_lost=11)

@@ -13,11 +13,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from championship.models import Round, Seat
+from championship.scoring import OUTCOME_FIELDS, outcome_derive
 from registration.models import Entry
 from results.models import Result
 from results.services import (
-    OUTCOME_FIELDS,
-    outcome_derive,
     results_for_ranking,
     standings_compute,
     standings_ensure,

@@ -22,13 +22,6 @@ from tests.results.test_row_cells import finished
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def nothing_kept():
-    public_rows.forget()
-    yield
-    public_rows.forget()
-
-
 @pytest.fixture
 def round_(championship):
     """A pairs round of names JSON has to write with care, one pair still puzzling."""
@@ -115,22 +108,22 @@ def test_a_name_withheld_after_the_rows_were_kept_is_withheld(round_):
 
 
 def test_a_full_store_is_emptied_and_filled_again(round_, monkeypatch):
-    monkeypatch.setattr(public_rows, "MAX_KEPT", 4)
+    monkeypatch.setattr(public_rows._kept, "size", 4)
     selectors.public_rows(round_)
     selectors.public_rows(round_, "a")
-    assert sum(map(len, public_rows._kept.values())) == 3
+    assert len(public_rows._kept) == 3
     third = round_.results.get(status="pending")
     Result.objects.filter(pk=third.pk).update(status="finished", time_ms=30 * 60_000)
     standings_recompute(round_=round_)
     round_.refresh_from_db()
     # A fourth content (the finished pair's) and a fifth would overflow: it starts anew.
     assert selectors.public_rows(round_)[0]["time"] == "0:30:00"
-    assert sum(map(len, public_rows._kept.values())) == 4
+    assert len(public_rows._kept) == 4
     Result.objects.filter(pk=third.pk).update(time_ms=31 * 60_000)
     standings_recompute(round_=round_)
     round_.refresh_from_db()
     assert selectors.public_rows(round_)[0]["time"] == "0:31:00"
-    assert sum(map(len, public_rows._kept.values())) == 1
+    assert len(public_rows._kept) == 1
 
 
 def test_a_rounds_day_is_its_first_start_in_the_championships_time(round_):

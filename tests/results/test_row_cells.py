@@ -22,13 +22,6 @@ from tests import factories
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def no_rows_left_over():
-    row_cells.forget()
-    yield
-    row_cells.forget()
-
-
 def finished(round_, heat, entry, minutes, **kwargs):
     return Result.objects.create(
         round=round_, heat=heat, entry=entry, status="finished", time_ms=minutes * 60_000, **kwargs

@@ -248,7 +248,7 @@ def test_a_recompute_that_changes_nothing_writes_no_result(championship, individ
 
 def capture_like(final, result_row, **inputs):
     """Change one result's inputs and outcome the way a judge's capture does: no ranking."""
-    from results.services import outcome_derive
+    from championship.scoring import outcome_derive
 
     for name, value in inputs.items():
         setattr(result_row, name, value)
@@ -354,7 +354,7 @@ def test_the_lazy_ranking_reuses_only_the_rows_whose_outcome_did_not_change(
 def test_the_lazy_ranking_keeps_the_standings_ahead_of_the_first_changed_row(
     championship, individual, final, monkeypatch
 ):
-    from championship.rules import ranking
+    from results.ranking_reuse import Kept
 
     build_round(championship, individual, final, 6)
     standings_recompute(round_=final)
@@ -362,12 +362,12 @@ def test_the_lazy_ranking_keeps_the_standings_ahead_of_the_first_changed_row(
     capture_like(final, slowest, time_ms=slowest.time_ms + seconds(0, 10))
     assert standings_ensure(final) is True
     made = []
-    real = ranking.rank
+    real = Kept.rank
     monkeypatch.setattr(
-        ranking,
+        Kept,
         "rank",
-        lambda rows, kept=None, **rules: (
-            made.append((kept.last[1], real(rows, kept, **rules))) or made[-1][1]
+        lambda kept, rows, **rules: (
+            made.append((kept.last.standings, real(kept, rows, **rules))) or made[-1][1]
         ),
     )
     # The slowest slower still: the five ahead of it keep the standings the last ranking made.

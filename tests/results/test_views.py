@@ -313,11 +313,11 @@ def test_under_a_stream_of_captures_a_fragment_is_rendered_a_few_times_a_second(
     import time
     from types import SimpleNamespace
 
-    from results import selectors, views
+    from results import live_poll
 
     add_results(championship, final, 3)
     clock = SimpleNamespace(time=lambda: 1_000_000.2, sleep=time.sleep)
-    monkeypatch.setattr(selectors, "time", clock)
+    monkeypatch.setattr(live_poll, "time", clock)
 
     def capture_and_poll():
         Round.objects.filter(pk=final.pk).update(version=F("version") + 1)
@@ -325,7 +325,7 @@ def test_under_a_stream_of_captures_a_fragment_is_rendered_a_few_times_a_second(
         response = client.get(url(championship, final), HTTP_HX_REQUEST="true")
         return response["ETag"], f'"{final.pk}-{current}-en-table-"'
 
-    assert views.LIVE_RENDERS_PER_SECOND == 4
+    assert live_poll.LIVE_RENDERS_PER_SECOND == 4
     for change in range(4):
         served, newest = capture_and_poll()
         assert served == newest, f"change {change + 1} of 4 in a second: shown at once"
@@ -346,11 +346,11 @@ def test_under_a_stream_of_captures_the_api_builds_a_few_versions_a_second(
     import time
     from types import SimpleNamespace
 
-    from results import selectors, views
+    from results import live_poll
 
     add_results(championship, final, 3)
     clock = SimpleNamespace(time=lambda: 2_000_000.2, sleep=time.sleep)
-    monkeypatch.setattr(selectors, "time", clock)
+    monkeypatch.setattr(live_poll, "time", clock)
     api = f"/api/v1/championships/{championship.slug}/rounds/{final.key}/results/"
 
     def capture_and_poll(**headers):
@@ -359,7 +359,7 @@ def test_under_a_stream_of_captures_the_api_builds_a_few_versions_a_second(
         response = client.get(api, HTTP_ACCEPT="application/json", **headers)
         return response, f'"{final.pk}-{current}"'
 
-    for change in range(views.LIVE_RENDERS_PER_SECOND):
+    for change in range(live_poll.LIVE_RENDERS_PER_SECOND):
         response, newest = capture_and_poll()
         assert response["ETag"] == newest, f"change {change + 1} in a second: shown at once"
         assert f'"{final.pk}-{json.loads(response.content)["version"]}"' == newest
@@ -382,7 +382,7 @@ def test_cached_versions_expire_so_old_ones_do_not_pile_up(
 ):
     from django.core.cache import cache
 
-    from results import selectors
+    from results import live_poll, selectors
 
     add_results(championship, final, 3)
     stored = {}
@@ -400,7 +400,7 @@ def test_cached_versions_expire_so_old_ones_do_not_pile_up(
     selectors.round_standings(final)
     assert any(key.startswith("standings:") for key in stored)
     assert all(timeout is not None and 0 < timeout <= 600 for timeout in stored.values()), stored
-    assert selectors.VERSION_TTL == 600
+    assert live_poll.VERSION_TTL == 600
 
 
 def test_a_poll_that_accepts_gzip_gets_the_version_gzipped_once(
@@ -443,11 +443,11 @@ def test_a_poll_of_a_version_already_rendered_is_answered_before_the_views(
     """Spectators after a change get the rendered version after one query, without the view."""
     from django.core.cache import cache
 
-    from results import selectors, views
+    from results import live_poll, views
     from results.live_poll import LIVE_RENDERS_PER_SECOND, fragment_name
 
     # The second whose renders are counted, held still for the test.
-    monkeypatch.setattr(selectors, "_builds_window", lambda name: f"{name}:builds:now")
+    monkeypatch.setattr(live_poll, "_builds_window", lambda name: f"{name}:builds:now")
     add_results(championship, final, 3)
     first = client.get(
         url(championship, final), HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING="gzip"

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from championship.rules.ranking import Kept, Ranked, award_prizes, rank, ranked_kinds
+from championship.rules.ranking import Ranked, award_prizes, rank, ranked_kinds
 from championship.rules.timing import COMPLETED, DNS, DSQ, INVALID, PENDING, UNFINISHED, Outcome
 
 
@@ -81,14 +81,6 @@ def test_a_championship_may_list_invalid_attempts_without_a_place():
     assert [s.entry for s in standings] == ["fast", "p10", "inv", "dns"]
     assert places(standings) == {"fast": 1, "p10": 2, "inv": None, "dns": None}
     assert standings[2].official_place is None
-
-
-def test_what_was_kept_is_not_reused_once_invalid_attempts_lose_their_place():
-    rows = [Ranked("fast", done(100)), Ranked("inv", Outcome(INVALID))]
-    kept = Kept()
-    assert places(rank(rows, kept)) == {"fast": 1, "inv": 2}
-    unplaced = rank(rows, kept, placed=ranked_kinds(invalid_placed=False))
-    assert places(unplaced) == {"fast": 1, "inv": None}
 
 
 @pytest.mark.parametrize("kind", [DNS, DSQ, PENDING])
@@ -249,45 +241,3 @@ def test_improving_a_result_never_worsens_a_place(rows, data):
 def test_every_entry_is_listed_once(rows):
     standings = rank(rows)
     assert sorted(s.entry for s in standings) == sorted(r.entry for r in rows)
-
-
-# A change: a row replaced by a new one of the same entry, added, or taken away.
-changes = st.lists(
-    st.tuples(st.sampled_from(["replace", "add", "remove"]), st.integers(0, 999), outcomes),
-    min_size=1,
-    max_size=6,
-)
-
-
-@given(rows, st.lists(changes, min_size=1, max_size=8))
-def test_ranking_from_what_the_previous_version_kept_gives_the_full_ranking(rows, versions):
-    """Each new version ranked from ``Kept`` equals it ranked from nothing."""
-    kept = Kept()
-    assert rank(rows, kept) == rank(rows)
-    current = list(rows)
-    added = len(rows)
-    for version in versions:
-        for change, at, outcome in version:
-            if change == "add" or not current:
-                current.append(Ranked(added, outcome, official=bool(at % 2)))
-                added += 1
-            elif change == "replace":
-                index = at % len(current)
-                old = current[index]
-                current[index] = Ranked(old.entry, outcome, official=old.official)
-            else:
-                del current[at % len(current)]
-        # The unchanged rows are the very same objects, as the lazy ranking keeps them.
-        assert rank(current, kept) == rank(current)
-        assert kept.last[1] == rank(current)
-
-
-def test_a_finisher_behind_everyone_ranked_reuses_every_standing_before_it():
-    rows = [Ranked(i, done(1000 + i)) for i in range(5)] + [Ranked(9, Outcome(PENDING))]
-    kept = Kept()
-    before = rank(rows, kept)
-    finished = [*rows[:5], Ranked(9, done(2000))]
-    after = rank(finished, kept)
-    assert [s.place for s in after] == [1, 2, 3, 4, 5, 6]
-    # The first five standings are the very ones the previous ranking made.
-    assert all(a is b for a, b in zip(after[:5], before[:5], strict=True))
