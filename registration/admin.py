@@ -14,13 +14,6 @@ from registration.models import Entry, EntryMember, Person, Question
 RelatedOnly = admin.RelatedOnlyFieldListFilter
 
 
-def mark_paid(entries) -> int:
-    """Record the payment of ``entries``; return how many were not already paid."""
-    return entries.exclude(payment_status=Entry.Payment.PAID).update(
-        payment_status=Entry.Payment.PAID, updated_at=timezone.now()
-    )
-
-
 @admin.register(Person)
 class PersonAdmin(ScopedModelAdmin):
     championship_path = "championship"
@@ -193,7 +186,7 @@ class EntryAdmin(ScopedModelAdmin):
 
     @admin.action(description=_("Mark as paid"), permissions=["change"])
     def mark_as_paid(self, request, queryset):
-        count = mark_paid(queryset)
+        count = services.entries_mark_paid(entries=queryset)
         self.message_user(
             request,
             ngettext(

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.db import transaction
-from django.db.models import Max
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -15,7 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from championship.form_fields import IdsField
 from championship.models import Category
 from championship.permissions import organiser_required
-from registration.models import Entry, Question
+from registration import questions as questions_services
+from registration.models import Question
 
 QUESTIONS = "registration/organiser_questions.html"
 MAX_CHOICES = 30
@@ -86,20 +85,20 @@ def questions(request, championship):
                 request.POST, instance=question, championship=championship, prefix=f"q{pk}"
             )
             if form.is_valid():
-                form.save()
+                questions_services.question_change(
+                    question=form.save(commit=False), categories=form.cleaned_data["categories"]
+                )
                 messages.success(request, _("The question is saved."))
                 return redirect("registration:organiser_questions", slug=championship.slug)
             editing[question.pk] = form
         else:
             adding = QuestionForm(request.POST, championship=championship, prefix="new")
             if adding.is_valid():
-                with transaction.atomic():
-                    last = championship.questions.aggregate(last=Max("order"))["last"]
-                    question = adding.save(commit=False)
-                    question.championship = championship
-                    question.order = (last or 0) + 1
-                    question.save()
-                    adding.save_m2m()
+                questions_services.question_add(
+                    championship=championship,
+                    question=adding.save(commit=False),
+                    categories=adding.cleaned_data["categories"],
+                )
                 messages.success(request, _("The question is added."))
                 return redirect("registration:organiser_questions", slug=championship.slug)
     forms_ = [
@@ -121,14 +120,6 @@ def question_delete(request, championship, pk):
     if request.POST.get("confirm") != "yes":
         messages.error(request, _("Tick the box to confirm that the question goes."))
         return redirect("registration:organiser_questions", slug=championship.slug)
-    with transaction.atomic():
-        ref = question.ref
-        answered = Entry.objects.select_for_update().filter(
-            category__championship=championship, answers__has_key=ref
-        )
-        for entry in answered:
-            entry.answers.pop(ref, None)
-            entry.save(update_fields=["answers", "updated_at"])
-        question.delete()
+    questions_services.question_delete(question=question)
     messages.success(request, _("The question is removed, with its answers."))
     return redirect("registration:organiser_questions", slug=championship.slug)

@@ -19,12 +19,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Q
+from django.db import transaction
+from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
 
 from championship import jsonbounds
-from championship.models import Category
-from registration.models import Question
+from championship.models import Category, Championship
+from registration.models import Entry, Question
 
 Kind = Question.Kind
 MAX_TEXT = 500
@@ -133,3 +134,37 @@ def answers_shown(questions: Iterable[Question], answers: Mapping[str, Any]) -> 
         for question in questions
         if _answered(answers.get(question.ref))
     ]
+
+
+@transaction.atomic
+def question_add(*, championship, question: Question, categories: Iterable[Category]) -> Question:
+    """Add ``question`` (not saved yet) to ``championship``, last, asked in ``categories``."""
+    # One question added at a time in a championship: each gets its own place in the order.
+    Championship.objects.select_for_update().only("pk").get(pk=championship.pk)
+    last = Question.objects.filter(championship=championship).aggregate(last=Max("order"))["last"]
+    question.championship = championship
+    question.order = (last or 0) + 1
+    question.save()
+    question.categories.set(categories)
+    return question
+
+
+@transaction.atomic
+def question_change(*, question: Question, categories: Iterable[Category]) -> Question:
+    """Save the changes made to ``question``, asked now in ``categories``."""
+    question.save()
+    question.categories.set(categories)
+    return question
+
+
+@transaction.atomic
+def question_delete(*, question: Question) -> None:
+    """Remove a question, and the answers given to it from every entry of its championship."""
+    ref = question.ref
+    answered = Entry.objects.select_for_update().filter(
+        category__championship_id=question.championship_id, answers__has_key=ref
+    )
+    for entry in answered:
+        entry.answers.pop(ref, None)
+        entry.save(update_fields=["answers", "updated_at"])
+    question.delete()

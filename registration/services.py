@@ -516,6 +516,13 @@ def entry_set_payment(*, entry: Entry, status: str, reference: str | None = None
     return entry
 
 
+def entries_mark_paid(*, entries) -> int:
+    """Record the payment of ``entries`` (a query set); return how many were not already paid."""
+    return entries.exclude(payment_status=Entry.Payment.PAID).update(
+        payment_status=Entry.Payment.PAID, updated_at=timezone.now()
+    )
+
+
 @transaction.atomic
 def ranking_apply(*, category: Category, ranks: dict[int, int], clear_others: bool) -> int:
     """Set the prior ranking of a category's entries; return how many were ranked.

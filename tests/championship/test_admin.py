@@ -21,8 +21,8 @@ from championship.models import (
 )
 from control.admin import ChampionshipAdmin
 from judging.models import Capture
-from registration.admin import mark_paid
 from registration.models import Entry, EntryMember, Person
+from registration.services import entries_mark_paid
 from results.models import Result
 
 APPS = ("championship", "registration", "judging", "results")
@@ -464,8 +464,8 @@ def test_mark_as_paid_action(admin_client, world):
 @pytest.mark.django_db
 def test_mark_paid_counts_only_changed_entries(world):
     entry = world[Entry]
-    assert mark_paid(Entry.objects.filter(pk=entry.pk)) == 1
-    assert mark_paid(Entry.objects.filter(pk=entry.pk)) == 0
+    assert entries_mark_paid(entries=Entry.objects.filter(pk=entry.pk)) == 1
+    assert entries_mark_paid(entries=Entry.objects.filter(pk=entry.pk)) == 0
 
 
 @pytest.mark.django_db

@@ -266,6 +266,28 @@ def test_the_organiser_adds_changes_and_removes_a_question(client, future):  # n
     assert entry.answers == {}
 
 
+def test_the_question_services_order_ask_and_remove_with_the_answers(asked):
+    from registration.questions import question_add, question_change, question_delete
+
+    individual, pair = (asked.categories.get(kind=kind) for kind in ("individual", "pair"))
+    added = question_add(
+        championship=asked, question=Question(text="Club", ref="club"), categories=[pair]
+    )
+    assert added.order == 5 and list(added.categories.all()) == [pair]
+    question_change(question=added, categories=[individual, pair])
+    assert set(added.categories.all()) == {individual, pair}
+    entry = register(
+        asked,
+        "individual",
+        [member("Kari", "kari@example.org")],
+        answers={"shirt": "M", "club": "Puslerne"},
+    )
+    question_delete(question=added)
+    entry.refresh_from_db()
+    assert entry.answers == {"shirt": "M"}
+    assert not Question.objects.filter(ref="club").exists()
+
+
 def test_the_interchange_format_carries_questions_and_answers(asked):
     register(
         asked,
