@@ -9,12 +9,13 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from championship.models import ChampionshipRole, Round
+from championship.scoring import DERIVED_FIELDS
 from championship.services import tables_create
 from judging import services as judging_services
 from judging.capture_kinds import CaptureInput
 from judging.services import capture_record
 from results.models import Result, RoundRanking
-from results.services import DERIVED_FIELDS, lock_ranking, standings_ensure, standings_recompute
+from results.services import lock_ranking, standings_ensure, standings_recompute
 from tests import factories
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
