@@ -42,6 +42,8 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from championship import jsonbounds
+
 BOM = "\ufeff"
 # Languages whose spreadsheets split CSV lines at semicolons.
 SEMICOLON_LANGUAGES = frozenset({"nb", "sv", "da"})
@@ -133,7 +135,8 @@ def decode(data: bytes) -> str:
                 raise CsvFileError(
                     _("The file is neither UTF-8 nor Windows-1252 text. Save it as CSV (UTF-8).")
                 ) from None
-    if "\x00" in text:
+    # Text decoded from bytes holds no lone surrogate: a NUL is what says "not a text file".
+    if jsonbounds.bad_text(text) == jsonbounds.NUL:
         raise CsvFileError(
             _("The file is not a text file in UTF-8 or Windows-1252. Save it as CSV (UTF-8).")
         )

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from championship import jsonbounds
 from championship.models import Category, new_token
 from registration import notifications, questions, signals
 from registration.models import Entry, EntryMember, Person, email_key
@@ -547,8 +548,10 @@ def ranking_apply(*, category: Category, ranks: dict[int, int], clear_others: bo
 def entry_set_judge_note(*, entry: Entry, note: str) -> Entry:
     """Set the entry's note for the judges (the organiser's, or the entrant's own)."""
     note = " ".join(note.split())
-    if "\x00" in note:
-        raise ValidationError({"judge_note": [_("Null characters are not allowed.")]})
+    try:
+        jsonbounds.validate_text(note)
+    except ValidationError as error:
+        raise ValidationError({"judge_note": error.messages}) from None
     if len(note) > 300:
         raise ValidationError({"judge_note": [_("At most %(count)s characters.") % {"count": 300}]})
     entry.judge_note = note

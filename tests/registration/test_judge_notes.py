@@ -101,3 +101,25 @@ def test_a_note_is_never_public(client, seated):
     ):
         answer = api.get(path)
         assert answer.status_code == 200 and NOTE not in answer.content.decode(), path
+
+
+@pytest.mark.parametrize(
+    ("note", "refusal"),
+    [
+        ("a\x00b", "Null characters are not allowed."),
+        ("a\ud800b", "Unpaired surrogate characters are not allowed."),
+    ],
+)
+def test_a_note_the_database_cannot_store_is_refused_and_nothing_changes(
+    championship, note, refusal
+):
+    from django.core.exceptions import ValidationError
+
+    from registration.services import entry_set_judge_note
+
+    entry = factories.entry(championship.categories.get(kind="individual"))
+    with pytest.raises(ValidationError) as refused:
+        entry_set_judge_note(entry=entry, note=note)
+    assert refused.value.message_dict == {"judge_note": [refusal]}
+    entry.refresh_from_db()
+    assert entry.judge_note == ""
