@@ -3,7 +3,7 @@
 ``run_imports`` runs ``bench/import_costs.py`` in ``manage.py shell`` against the
 benchmark's database (a championship of its own for each measurement) and
 returns what it measured; ``imports_rows`` writes it as the report's table.
-docs/performance.md, "Imports", says what each figure is.
+docs/performance.md (its step 9, "the imports") says what each figure is.
 """
 
 from __future__ import annotations
