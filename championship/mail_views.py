@@ -24,7 +24,7 @@ SHOWN = {"all": None, "failing": outbox.FAILING}
 
 
 def _mail_url(championship) -> str:
-    return reverse("championship:mail", kwargs={"slug": championship.slug})
+    return reverse("manage:mail", kwargs={"championship_slug": championship.slug})
 
 
 @require_GET

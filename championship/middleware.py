@@ -1,4 +1,4 @@
-"""Resolve the championship of a ``/<slug>/...`` request once, and use its zone and language."""
+"""Find the championship of a ``/<championship_slug>/…`` request once; use its zone and language."""
 
 import re
 import zoneinfo
@@ -27,8 +27,11 @@ class ChampionshipMiddleware:
             timezone.deactivate()
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        slug = view_kwargs.get("slug")
-        if not slug:
+        slug = view_kwargs.get("championship_slug")
+        if not slug or getattr(view_func, "finds_own_championship", False):
+            return None
+        if "api" in request.resolver_match.namespaces:
+            # The API answers in the language its caller asks for (api/views/base.py).
             return None
         championship = Championship.objects.filter(slug=slug).first()
         if championship is not None:
@@ -36,12 +39,21 @@ class ChampionshipMiddleware:
         return None
 
 
+def finds_own_championship(view):
+    """Mark a view that reads its championship itself, so the middleware does not.
+
+    The polled live results must answer an unchanged poll with one query; such a
+    view calls ``activate`` once it has the championship (or answers without it).
+    """
+    view.finds_own_championship = True
+    return view
+
+
 def activate(request, championship: Championship) -> None:
     """Use a championship for a request: its time zone, and its language unless one was chosen.
 
-    Views whose URL names the championship otherwise than ``slug`` (the polled
-    live results, which must answer an unchanged poll with one query) call this
-    themselves once they have the championship.
+    The middleware calls this for every ``/<championship_slug>/`` view, except those
+    marked ``finds_own_championship``, which call it themselves.
     """
     request.championship = championship
     try:

@@ -72,16 +72,16 @@ def championships_of(user, role: str = Role.ORGANISER):
     ).distinct()
 
 
-def get_championship(request, slug: str) -> Championship:
-    """Return the championship of ``/<slug>/``, as the middleware resolved it, or 404."""
+def get_championship(request, championship_slug: str) -> Championship:
+    """Return the championship of ``/<championship_slug>/`` as the middleware found it, or 404."""
     championship = getattr(request, "championship", None)
-    if championship is not None and championship.slug == slug:
+    if championship is not None and championship.slug == championship_slug:
         return championship
-    return get_object_or_404(Championship, slug=slug)
+    return get_object_or_404(Championship, slug=championship_slug)
 
 
 def role_required(role: str):
-    """Let a view of ``/<slug>/...`` run only for users with ``role`` in that championship.
+    """Let a view of ``/<championship_slug>/…`` run only for users with ``role`` there.
 
     Anonymous users are sent to the login page; others without the role get 403.
     The view receives the championship instead of the slug.
@@ -89,8 +89,8 @@ def role_required(role: str):
 
     def decorator(view):
         @wraps(view)
-        def wrapped(request, slug, *args, **kwargs):
-            championship = get_championship(request, slug)
+        def wrapped(request, championship_slug, *args, **kwargs):
+            championship = get_championship(request, championship_slug)
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not has_role(request.user, championship, role):

@@ -342,12 +342,15 @@ def landing_url(link: SignInLink) -> str:
     """
     championship = link.championship
     if link.role == Role.ORGANISER:
-        return reverse("control:manage", kwargs={"slug": championship.slug})
+        return reverse("manage:control_room", kwargs={"championship_slug": championship.slug})
     if link.role == Role.HEAD_JUDGE:
         for card in staff.staff_championships(link.user):
             if card.championship.pk == championship.pk and card.current:
                 return reverse(
-                    "judging:dashboard",
-                    kwargs={"slug": championship.slug, "round": card.current[0].key},
+                    "manage:dashboard",
+                    kwargs={
+                        "championship_slug": championship.slug,
+                        "round_key": card.current[0].key,
+                    },
                 )
-    return reverse("championship:home")
+    return reverse("home")

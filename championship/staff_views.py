@@ -32,7 +32,7 @@ LOGGED_PATH = "/s/…/"
 
 
 def _staff_url(championship) -> str:
-    return reverse("championship:staff", kwargs={"slug": championship.slug})
+    return reverse("manage:staff", kwargs={"championship_slug": championship.slug})
 
 
 def _link(championship, pk: int) -> SignInLink:

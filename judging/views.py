@@ -445,9 +445,9 @@ def _dashboard_context(request, round_: Round, *, failed: dict | None = None) ->
 
 @require_GET
 @role_required(Role.HEAD_JUDGE)
-def dashboard(request, championship, round):
+def dashboard(request, championship, round_key):
     """Show a round's judging per heat: confirmed, awaited, still puzzling; every capture."""
-    round_ = _round(championship, round)
+    round_ = _round(championship, round_key)
     template = "judging/dashboard.html"
     if request.htmx:
         template += "#dashboard-live"
@@ -456,11 +456,11 @@ def dashboard(request, championship, round):
 
 @require_POST
 @role_required(Role.HEAD_JUDGE)
-def mark(request, championship, round):
+def mark(request, championship, round_key):
     """Record that an entry did not start, or is disqualified, with the reason."""
-    round_ = _round(championship, round)
+    round_ = _round(championship, round_key)
     form = MarkForm(request.POST, round_=round_)
-    back = redirect("judging:dashboard", slug=championship.slug, round=round_.key)
+    back = redirect("manage:dashboard", championship_slug=championship.slug, round_key=round_.key)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
@@ -499,9 +499,9 @@ def _service_errors(form: forms.Form, error: ValidationError) -> None:
 
 @require_POST
 @role_required(Role.HEAD_JUDGE)
-def correct(request, championship, round):
+def correct(request, championship, round_key):
     """Record a head judge's correction of one result, with the reason; or show the refusal."""
-    round_ = _round(championship, round)
+    round_ = _round(championship, round_key)
     form = CorrectionForm(request.POST, round_=round_)
     if form.is_valid():
         entry = form.cleaned_data["entry"]
@@ -524,7 +524,8 @@ def correct(request, championship, round):
                 request, _("The correction of %(entry)s is recorded.") % {"entry": entry.name}
             )
             url = reverse(
-                "judging:dashboard", kwargs={"slug": championship.slug, "round": round_.key}
+                "manage:dashboard",
+                kwargs={"championship_slug": championship.slug, "round_key": round_.key},
             )
             return redirect(f"{url}#result-{entry.pk}")
     entry_id = request.POST.get("entry", "")

@@ -40,13 +40,13 @@ def _page(request, context: dict, status: int = 200):
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-def confirm_address(request, slug, token):
+def confirm_address(request, championship_slug, token):
     """Show whose address a link confirms, with a button; the button confirms it.
 
     Opening the link (GET) confirms nothing: a mail scanner that follows links,
     or a visitor who is not the person, joins no one to anyone's history.
     """
-    championship = get_championship(request, slug)
+    championship = get_championship(request, championship_slug)
     try:
         if request.method == "POST":
             person = addresses.address_confirm(championship=championship, token=token)

@@ -31,8 +31,8 @@ def checkin_code(entry: Entry) -> str:
 
 def checkin_path(entry: Entry) -> str:
     return reverse(
-        "registration:organiser_checkin_code",
-        kwargs={"slug": entry.category.championship.slug, "code": checkin_code(entry)},
+        "manage:checkin_code",
+        kwargs={"championship_slug": entry.category.championship.slug, "code": checkin_code(entry)},
     )
 
 

@@ -44,7 +44,7 @@ def manage_path(entry: Entry) -> str:
     """Return the path of the private link where an entrant manages the entry."""
     return reverse(
         "registration:manage",
-        kwargs={"slug": entry.category.championship.slug, "token": entry.manage_token},
+        kwargs={"championship_slug": entry.category.championship.slug, "token": entry.manage_token},
     )
 
 
@@ -118,7 +118,8 @@ def _queue(entry_pk: int, kind: str, base_url: str | None, context: dict | None 
 def confirm_address_url(championship, *, base_url: str) -> str:
     """Return the link that confirms an address, with ``outbox.SECRET`` in the token's place."""
     path = reverse(
-        "registration:confirm_address", kwargs={"slug": championship.slug, "token": outbox.SECRET}
+        "registration:confirm_address",
+        kwargs={"championship_slug": championship.slug, "token": outbox.SECRET},
     )
     return base_url.rstrip("/") + path
 

@@ -195,7 +195,7 @@ class _Listing:
         }
 
     def path(self) -> str:
-        return reverse("registration:organiser_entries", kwargs={"slug": self.championship.slug})
+        return reverse("manage:entries", kwargs={"championship_slug": self.championship.slug})
 
     def url(self) -> str:
         return f"{self.path()}?{self.query}" if self.query else self.path()
@@ -452,8 +452,8 @@ def import_upload(request, championship):
                     filename=form.cleaned_data["file"].name,
                 )
                 return redirect(
-                    "registration:organiser_import_preview",
-                    slug=championship.slug,
+                    "manage:entries_import_preview",
+                    championship_slug=championship.slug,
                     token=stored.token,
                 )
     else:
@@ -480,7 +480,7 @@ def import_preview(request, championship, token):
     instant as the first, is told the import was done and imports nothing.
     """
     stored = csv_io.stored_import(championship=championship, user=request.user, token=token)
-    upload_url = reverse("registration:organiser_import", kwargs={"slug": championship.slug})
+    upload_url = reverse("manage:entries_import", kwargs={"championship_slug": championship.slug})
     if stored is None:
         messages.error(
             request, _("This import is no longer available: upload the file again, please.")
@@ -523,7 +523,7 @@ def import_preview(request, championship, token):
         else:
             return organiser_import.confirm(request, championship, stored, preview)
         return redirect(
-            "registration:organiser_import_preview", slug=championship.slug, token=token
+            "manage:entries_import_preview", championship_slug=championship.slug, token=token
         )
     return render(
         request,

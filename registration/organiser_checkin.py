@@ -34,7 +34,7 @@ def _checkin_context(championship, **extra) -> dict:
 def _found(championship, query: str, number: int, *, leaving_out=None) -> dict:
     """Return the context of a page of the entries found for ``query`` (every entry if empty)."""
     page = selectors.checkin_page(championship, query, number, leaving_out=leaving_out)
-    path = reverse("registration:organiser_checkin", kwargs={"slug": championship.slug})
+    path = reverse("manage:checkin", kwargs={"championship_slug": championship.slug})
     filters = urlencode({"q": query}) if query else ""
     return {
         "rows": page.object_list,
@@ -78,7 +78,7 @@ def checkin_code(request, championship, code):
         if request.GET.get("scanned"):
             return render(request, f"{CHECKIN}#checkin-unknown", {"error": error}, status=404)
         messages.error(request, error)
-        return redirect("registration:organiser_checkin", slug=championship.slug)
+        return redirect("manage:checkin", championship_slug=championship.slug)
     context = _checkin_context(championship, row=row, scanned=True, query="")
     if request.GET.get("scanned"):
         return render(request, f"{CHECKIN}#checkin-scanned", context)
@@ -116,7 +116,7 @@ def checkin_entry(request, championship, pk):
     else:
         messages.success(request, _("%(name)s is checked in.") % {"name": entry.name})
     # Back to the page of the list the entry was checked in from.
-    path = reverse("registration:organiser_checkin", kwargs={"slug": championship.slug})
+    path = reverse("manage:checkin", kwargs={"championship_slug": championship.slug})
     query = request.POST.get("q", "").strip()[:100]
     back = paging.with_page(
         urlencode({"q": query}) if query else "", paging.page_number(request.POST)

@@ -33,8 +33,8 @@ IMPORT_DONE = gettext_lazy("This import was done already: nothing was imported a
 
 def _progress_url(championship, stored: StoredImport) -> str:
     return reverse(
-        "registration:organiser_import_progress",
-        kwargs={"slug": championship.slug, "token": stored.token},
+        "manage:entries_import_progress",
+        kwargs={"championship_slug": championship.slug, "token": stored.token},
     )
 
 
@@ -42,7 +42,7 @@ def claimed(request, championship, stored: StoredImport):
     """Answer a preview or confirmation of an import already confirmed: done, or its page."""
     if stored.state == State.DONE:
         messages.error(request, IMPORT_DONE)
-        return redirect("registration:organiser_import", slug=championship.slug)
+        return redirect("manage:entries_import", championship_slug=championship.slug)
     return redirect(_progress_url(championship, stored))
 
 
@@ -64,7 +64,7 @@ def confirm(request, championship, stored: StoredImport, preview: csv_io.ImportP
         return claimed(request, championship, stored)
     if job.state == State.DONE and not job.refused:
         messages.success(request, outcome(job))
-        listing = reverse("registration:organiser_entries", kwargs={"slug": championship.slug})
+        listing = reverse("manage:entries", kwargs={"championship_slug": championship.slug})
         key = preview.to_import[0].category.key
         return redirect(f"{listing}?{urlencode({'category': key})}")
     return redirect(_progress_url(championship, job))
@@ -101,10 +101,10 @@ def import_progress(request, championship, token):
         messages.error(
             request, _("This import is no longer available: upload the file again, please.")
         )
-        return redirect("registration:organiser_import", slug=championship.slug)
+        return redirect("manage:entries_import", championship_slug=championship.slug)
     if stored.state == State.STORED:
         return redirect(
-            "registration:organiser_import_preview", slug=championship.slug, token=token
+            "manage:entries_import_preview", championship_slug=championship.slug, token=token
         )
     if request.method == "POST":
         if request.POST.get("action") == "retry" and csv_jobs.import_retry(stored=stored):
@@ -115,7 +115,7 @@ def import_progress(request, championship, token):
         "outcome": outcome(stored) if stored.state == State.DONE else "",
         "stale": csv_jobs.is_stale(stored),
         "unfinished": stored.state in csv_jobs.UNFINISHED,
-        "entries_url": reverse("registration:organiser_entries", kwargs={"slug": championship.slug})
+        "entries_url": reverse("manage:entries", kwargs={"championship_slug": championship.slug})
         + (f"?{urlencode({'category': stored.category_key})}" if stored.category_key else ""),
     }
     if request.htmx:

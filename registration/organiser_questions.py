@@ -89,7 +89,7 @@ def questions(request, championship):
                     question=form.save(commit=False), categories=form.cleaned_data["categories"]
                 )
                 messages.success(request, _("The question is saved."))
-                return redirect("registration:organiser_questions", slug=championship.slug)
+                return redirect("manage:questions", championship_slug=championship.slug)
             editing[question.pk] = form
         else:
             adding = QuestionForm(request.POST, championship=championship, prefix="new")
@@ -100,7 +100,7 @@ def questions(request, championship):
                     categories=adding.cleaned_data["categories"],
                 )
                 messages.success(request, _("The question is added."))
-                return redirect("registration:organiser_questions", slug=championship.slug)
+                return redirect("manage:questions", championship_slug=championship.slug)
     forms_ = [
         (
             question,
@@ -119,7 +119,7 @@ def question_delete(request, championship, pk):
     question = _question(championship, pk)
     if request.POST.get("confirm") != "yes":
         messages.error(request, _("Tick the box to confirm that the question goes."))
-        return redirect("registration:organiser_questions", slug=championship.slug)
+        return redirect("manage:questions", championship_slug=championship.slug)
     questions_services.question_delete(question=question)
     messages.success(request, _("The question is removed, with its answers."))
-    return redirect("registration:organiser_questions", slug=championship.slug)
+    return redirect("manage:questions", championship_slug=championship.slug)

@@ -25,9 +25,9 @@ from registration.signals import entry_page_results
 
 
 @require_GET
-def championship_page(request, slug):
+def championship_page(request, championship_slug):
     """Show a championship: categories with their registration dates, schedule and entry lists."""
-    championship = get_championship(request, slug)
+    championship = get_championship(request, championship_slug)
     return render(
         request,
         "championship/detail.html",
@@ -40,10 +40,10 @@ def championship_page(request, slug):
     )
 
 
-def _category(request, slug, category):
-    championship = get_championship(request, slug)
+def _category(request, championship_slug, category_key):
+    championship = get_championship(request, championship_slug)
     return get_object_or_404(
-        Category.objects.select_related("championship"), championship=championship, key=category
+        Category.objects.select_related("championship"), championship=championship, key=category_key
     )
 
 
@@ -81,9 +81,9 @@ def _context(category, entry_form, formset, explained=None):
 
 
 @require_http_methods(["GET", "POST"])
-def register(request, slug, category):
+def register(request, championship_slug, category_key):
     """Register an entry in a category."""
-    category = _category(request, slug, category)
+    category = _category(request, championship_slug, category_key)
     if request.method == "POST":
         entry_form = EntryForm(request.POST, category=category)
         formset = member_formset(category, request.POST)
@@ -117,7 +117,9 @@ def register(request, slug, category):
                         ),
                     )
                 return redirect(
-                    "registration:manage", slug=category.championship.slug, token=entry.manage_token
+                    "registration:manage",
+                    championship_slug=category.championship.slug,
+                    token=entry.manage_token,
                 )
     else:
         entry_form = EntryForm(category=category)
@@ -126,7 +128,7 @@ def register(request, slug, category):
 
 
 @require_POST
-def check(request, slug, category):
+def check(request, championship_slug, category_key):
     """Tell, as the form is filled, what submitting it would answer (HTMX).
 
     The submit's own validation runs first: an entry it would refuse (a member
@@ -134,7 +136,7 @@ def check(request, slug, category):
     is told so, never "will be official". Otherwise the box says whether the
     entry will be official, and why.
     """
-    category = _category(request, slug, category)
+    category = _category(request, championship_slug, category_key)
     formset = member_formset(category, request.POST)
     members = []
     for form in formset.forms:
@@ -160,12 +162,12 @@ def check(request, slug, category):
     )
 
 
-def _entry_by_token(request, slug, token) -> Entry:
+def _entry_by_token(request, championship_slug, token) -> Entry:
     entry = None
     if is_token(token):
         entry = (
             Entry.objects.select_related("category__championship")
-            .filter(manage_token=token, category__championship__slug=slug)
+            .filter(manage_token=token, category__championship__slug=championship_slug)
             .first()
         )
     if entry is None:
@@ -175,9 +177,9 @@ def _entry_by_token(request, slug, token) -> Entry:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-def manage(request, slug, token):
+def manage(request, championship_slug, token):
     """Show an entrant their entry: status, fee, seat, results; correct details; withdraw."""
-    entry = _entry_by_token(request, slug, token)
+    entry = _entry_by_token(request, championship_slug, token)
     category = entry.category
     members = list(entry.members.select_related("puzzler").order_by("memberships__position"))
     initial = [
@@ -215,7 +217,9 @@ def manage(request, slug, token):
                 _apply_errors(error, entry_form, formset)
             else:
                 messages.success(request, _("Your details are saved."))
-                return redirect("registration:manage", slug=slug, token=token)
+                return redirect(
+                    "registration:manage", championship_slug=championship_slug, token=token
+                )
     else:
         entry_form = EntryForm(category=category, initial=entry_initial, answers=entry.answers)
         formset = member_formset(category, initial=initial)
@@ -277,9 +281,9 @@ def manage(request, slug, token):
 
 @never_cache
 @require_POST
-def judge_note(request, slug, token):
+def judge_note(request, championship_slug, token):
     """Set the entrant's own note for the judges at their table."""
-    entry = _entry_by_token(request, slug, token)
+    entry = _entry_by_token(request, championship_slug, token)
     if entry.status == Entry.Status.WITHDRAWN:
         messages.error(request, _("This entry was already withdrawn."))
     else:
@@ -289,14 +293,14 @@ def judge_note(request, slug, token):
             messages.error(request, " ".join(refused.messages))
         else:
             messages.success(request, _("Your note for the judges is saved."))
-    return redirect("registration:manage", slug=slug, token=token)
+    return redirect("registration:manage", championship_slug=championship_slug, token=token)
 
 
 @never_cache
 @require_POST
-def send_address_link(request, slug, token, person):
+def send_address_link(request, championship_slug, token, person):
     """Send a member of the entry the link that confirms their address (the private page)."""
-    entry = _entry_by_token(request, slug, token)
+    entry = _entry_by_token(request, championship_slug, token)
     member = get_object_or_404(entry.members.select_related("puzzler", "championship"), pk=person)
     if member.address_confirmed or not member.email.strip():
         messages.info(request, _("There is no e-mail address to confirm."))
@@ -311,28 +315,28 @@ def send_address_link(request, slug, token, person):
         messages.success(
             request, _("The link is on its way to %(email)s.") % {"email": member.email}
         )
-    return redirect("registration:manage", slug=slug, token=token)
+    return redirect("registration:manage", championship_slug=championship_slug, token=token)
 
 
 @never_cache
 @require_POST
-def accept(request, slug, token):
+def accept(request, championship_slug, token):
     """Accept the place offered to the entry, before the offer lapses."""
-    entry = _entry_by_token(request, slug, token)
+    entry = _entry_by_token(request, championship_slug, token)
     try:
         deadlines.offer_accept(entry=entry)
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
     else:
         messages.success(request, _("The place is yours: your entry is confirmed."))
-    return redirect("registration:manage", slug=slug, token=token)
+    return redirect("registration:manage", championship_slug=championship_slug, token=token)
 
 
 @never_cache
 @require_POST
-def withdraw(request, slug, token):
+def withdraw(request, championship_slug, token):
     """Withdraw an entry, after the entrant confirmed it, until the first round starts."""
-    entry = _entry_by_token(request, slug, token)
+    entry = _entry_by_token(request, championship_slug, token)
     if request.POST.get("confirm") != "yes":
         messages.error(request, _("Tick the box to confirm that you want to withdraw."))
     elif entry.status == Entry.Status.WITHDRAWN:
@@ -346,4 +350,4 @@ def withdraw(request, slug, token):
             messages.success(
                 request, _("Your entry is withdrawn. An e-mail confirming it is on its way.")
             )
-    return redirect("registration:manage", slug=slug, token=token)
+    return redirect("registration:manage", championship_slug=championship_slug, token=token)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from championship.middleware import activate
+from championship.middleware import activate, finds_own_championship
 from championship.models import Round
 from championship.tokens import is_token
 from registration.models import Entry, Person
@@ -46,6 +46,7 @@ def _result(round_: Round, **lookup) -> Result | None:
     )
 
 
+@finds_own_championship
 @require_GET
 def result_detail(request, championship_slug, round_key, entry_ref):
     """Show one entry's result in a round, and whether it is official: what a diploma's QR opens."""
@@ -87,13 +88,13 @@ def result_detail(request, championship_slug, round_key, entry_ref):
 
 @never_cache
 @require_GET
-def entry_diploma(request, slug, token, round_key):
+def entry_diploma(request, championship_slug, token, round_key):
     """Download an entrant's diploma of a round, through their private link: once official."""
     entry = None
     if is_token(token):
         entry = (
             Entry.objects.select_related("category__championship")
-            .filter(manage_token=token, category__championship__slug=slug)
+            .filter(manage_token=token, category__championship__slug=championship_slug)
             .first()
         )
     if entry is None:
@@ -115,4 +116,4 @@ def entry_diploma(request, slug, token, round_key):
         size=size if size in SIZES else "a4",
         url_for=partial(verification_url, request=request),
     )
-    return pdf_response(pdf, f"{slug}-{round_key}-diploma.pdf")
+    return pdf_response(pdf, f"{championship_slug}-{round_key}-diploma.pdf")

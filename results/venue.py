@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from championship.middleware import activate
+from championship.middleware import activate, finds_own_championship
 from championship.models import Championship, Round
 from results import selectors
 
@@ -50,6 +50,7 @@ def target(championship: Championship) -> str:
     return f"{path}?{urlencode(query)}"
 
 
+@finds_own_championship
 @never_cache
 @require_GET
 def venue(request, championship_slug):
@@ -57,6 +58,7 @@ def venue(request, championship_slug):
     return redirect(target(_championship(championship_slug)))
 
 
+@finds_own_championship
 @never_cache
 @require_GET
 def state(request, championship_slug):
@@ -67,6 +69,7 @@ def state(request, championship_slug):
     )
 
 
+@finds_own_championship
 @require_GET
 def message(request, championship_slug):
     """Show the organiser's message on the venue screen (or the championship's name)."""
@@ -79,6 +82,7 @@ def message(request, championship_slug):
     )
 
 
+@finds_own_championship
 @require_GET
 def podium(request, championship_slug, category_key):
     """Show a category's podium: the prizes of its last round."""

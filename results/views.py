@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from championship import csvfile
-from championship.middleware import activate
+from championship.middleware import activate, finds_own_championship
 from championship.models import Championship, Round
 from results import selectors
 from results.live_poll import (
@@ -136,6 +136,7 @@ def _round_context(request, round_: Round, etag: str = "") -> dict:
     }
 
 
+@finds_own_championship
 @require_GET
 @refusing_unknown_heats
 def round_results(request, championship_slug, round_key):
@@ -162,6 +163,7 @@ def round_results(request, championship_slug, round_key):
     return render(request, "results/round.html", context)
 
 
+@finds_own_championship
 @require_GET
 def index(request, championship_slug):
     """Show a championship's results: each category's rounds, standings and podium."""
@@ -201,6 +203,7 @@ def index(request, championship_slug):
     )
 
 
+@finds_own_championship
 @require_GET
 @refusing_unknown_heats
 def screen(request, championship_slug, round_key):
@@ -285,6 +288,7 @@ def _csv_response(
     return csvfile.response(filename, table, language=language)
 
 
+@finds_own_championship
 @require_GET
 def round_csv(request, championship_slug, round_key):
     """Download a round's results as CSV: names only with consent, no other personal data."""
@@ -298,6 +302,7 @@ def round_csv(request, championship_slug, round_key):
     )
 
 
+@finds_own_championship
 @require_GET
 def category_csv(request, championship_slug, category_key):
     """Download a category's final standings as CSV, without personal data."""

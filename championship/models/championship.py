@@ -216,7 +216,7 @@ class Championship(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return reverse("registration:championship", kwargs={"slug": self.slug})
+        return reverse("registration:championship", kwargs={"championship_slug": self.slug})
 
     @cached_property
     def rules(self) -> rulesets.Ruleset:

@@ -16,14 +16,14 @@ from control.views.common import CARD_SIZES, CARDS, round_or_404, round_seating
 
 @require_GET
 @organiser_required
-def table_cards(request, championship, round):
+def table_cards(request, championship, round_key):
     """Show the round's printable table cards: one per seated table per heat.
 
     The cards are read at the venue, so they speak the championship's language
     (the template renders them in it too); the toolbar above them speaks the
     organiser's.
     """
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     size = request.GET.get("size", "a4")
     if size not in CARD_SIZES:
         size = "a4"

@@ -56,7 +56,7 @@ def switch_screen(request, championship):
                 form.add_error(field if field in form.fields else None, errors)
         else:
             messages.success(request, _("The venue screen follows within a few seconds."))
-            return redirect("control:manage", slug=championship.slug)
+            return redirect("manage:control_room", championship_slug=championship.slug)
     messages.error(request, _("The venue screen is not switched: see the form."))
     return render(request, "championship/manage.html", _context(championship, form))
 
@@ -98,7 +98,7 @@ def message(request, championship):
                 )
                 % {"count": count},
             )
-            return redirect("control:manage", slug=championship.slug)
+            return redirect("manage:control_room", championship_slug=championship.slug)
         else:
             messages.success(
                 request,
@@ -109,6 +109,6 @@ def message(request, championship):
                 )
                 % {"count": count},
             )
-            return redirect("control:manage", slug=championship.slug)
+            return redirect("manage:control_room", championship_slug=championship.slug)
     messages.error(request, _("The message is not sent: see the form."))
     return render(request, "championship/manage.html", _context(championship, message_form=form))

@@ -18,14 +18,16 @@ from results.diplomas import SIZES, diploma_results, diplomas_pdf, pdf_response,
 @never_cache
 @require_GET
 @organiser_required
-def round_diplomas(request, championship, round):
+def round_diplomas(request, championship, round_key):
     """Download the round's diplomas: every placed entry in standing order, in one PDF.
 
     ``?podium=1``: places 1 to 3 only (ties included); ``?size=a5``: A5 (else A4).
     The diplomas are in the championship's language, whatever the organiser's.
     """
-    round_ = round_or_404(championship, round)
-    back = redirect("control:round_control", slug=championship.slug, round=round_.key)
+    round_ = round_or_404(championship, round_key)
+    back = redirect(
+        "manage:round_control", championship_slug=championship.slug, round_key=round_.key
+    )
     if not round_.is_official:
         messages.error(request, _("Diplomas are printed once the round's results are official."))
         return back

@@ -202,8 +202,8 @@ def _preview(stored: dict, category: Category, sources: list[Category]) -> Ranki
 
 def _ranking_url(round_: Round) -> str:
     return reverse(
-        "control:round_ranking",
-        kwargs={"slug": round_.championship.slug, "round": round_.key},
+        "manage:round_ranking",
+        kwargs={"championship_slug": round_.championship.slug, "round_key": round_.key},
     )
 
 
@@ -222,9 +222,9 @@ def _store_ranking(request, round_: Round, data: dict | None) -> None:
 
 @require_http_methods(["GET", "POST"])
 @organiser_required
-def round_ranking(request, championship, round):
+def round_ranking(request, championship, round_key):
     """Import the prior ranking of a first round's entries from CSV: upload, preview, confirm."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     if round_.previous_round() is not None:
         raise Http404(_("Prior rankings seed only a category's first round."))
     form = RankingUploadForm()

@@ -42,9 +42,9 @@ def _thresholds() -> dict:
 
 @require_GET
 @role_required(Role.HEAD_JUDGE)
-def round_report_page(request, championship, round):
+def round_report_page(request, championship, round_key):
     """Show a round's report: per heat and per group of tables, what stands out, with charts."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     report = round_report(round_)
     marks = report.checkpoints
     through_ms = marks[-1] * MINUTE_MS if marks else report.time_limit_ms
@@ -80,7 +80,8 @@ def round_report_page(request, championship, round):
         # A head judge who is not an organiser goes back to the judging dashboard.
         context["no_control_room"] = True
         context["nav_url"] = reverse(
-            "judging:dashboard", kwargs={"slug": championship.slug, "round": round_.key}
+            "manage:dashboard",
+            kwargs={"championship_slug": championship.slug, "round_key": round_.key},
         )
         context["nav_label"] = _("Judging dashboard")
     return render(request, REPORT, context)
@@ -183,9 +184,9 @@ def csv_rows(report: RoundReport) -> list[list]:
 @never_cache
 @require_GET
 @role_required(Role.HEAD_JUDGE)
-def round_report_csv(request, championship, round):
+def round_report_csv(request, championship, round_key):
     """Download a round's report as CSV: a row for the round, each heat, each group of tables."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     return csvfile.response(
         f"{championship.slug}-{round_.key}-report.csv",
         csv_rows(round_report(round_)),

@@ -47,8 +47,8 @@ from results.services import results_missing
 
 def control_url(round_: Round) -> str:
     return reverse(
-        "control:round_control",
-        kwargs={"slug": round_.championship.slug, "round": round_.key},
+        "manage:round_control",
+        kwargs={"championship_slug": round_.championship.slug, "round_key": round_.key},
     )
 
 
@@ -139,9 +139,9 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
 
 @require_GET
 @organiser_required
-def round_control(request, championship, round):
+def round_control(request, championship, round_key):
     """Show a round's control page; with HTMX only its status region (polled)."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     context = _control_context(request, round_)
     template = f"{CONTROL}#status" if request.htmx else CONTROL
     return render(request, template, context)
@@ -160,9 +160,9 @@ def _act(request, round_: Round, action, back: str | None = None) -> HttpRespons
 
 @require_POST
 @organiser_required
-def round_advancement(request, championship, round):
+def round_advancement(request, championship, round_key):
     """Save how entries advance from the round (before it starts)."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     form = AdvanceForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -187,9 +187,9 @@ def round_advancement(request, championship, round):
 
 @require_POST
 @organiser_required
-def seat(request, championship, round):
+def seat(request, championship, round_key):
     """Form the round's heats and seat its entries (again, until a heat starts)."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     form = SeatForm(request.POST, round_=round_, first_round=round_.previous_round() is None)
     if form.is_valid():
         plan = form.plan()
@@ -223,9 +223,9 @@ def seat(request, championship, round):
 
 @require_POST
 @organiser_required
-def publish(request, championship, round):
+def publish(request, championship, round_key):
     """Publish the round's seating: entrants see their heat and table."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
 
     def action():
         rounds.seating_publish(round_=round_)
@@ -310,9 +310,9 @@ def _start_or_ask(request, round_: Round, heats: list[Heat], action) -> HttpResp
 
 @require_POST
 @organiser_required
-def start(request, championship, round):
+def start(request, championship, round_key):
     """Start every heat of the round not yet started; ask first if their tables are in use."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
 
     def action():
         started = rounds.round_start(round_=round_)
@@ -328,9 +328,9 @@ def start(request, championship, round):
 
 @require_POST
 @organiser_required
-def close(request, championship, round):
+def close(request, championship, round_key):
     """Call time-up in every running heat of the round."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
 
     def action():
         closed = rounds.round_close(round_=round_)
@@ -343,13 +343,13 @@ def close(request, championship, round):
 
 @require_POST
 @role_required(ChampionshipRole.Role.HEAD_JUDGE)
-def sign_off(request, championship, round):
+def sign_off(request, championship, round_key):
     """Sign the round's results off: from now on they are official.
 
     Head judges sign off from the judging dashboard, organisers from here: each
     goes back to the page they came from (``next``).
     """
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
 
     def action():
         signed = rounds.round_sign_off(round_=round_, by=request.user)
@@ -369,7 +369,8 @@ def sign_off(request, championship, round):
             control_url(round_)
             if organiser
             else reverse(
-                "judging:dashboard", kwargs={"slug": championship.slug, "round": round_.key}
+                "manage:dashboard",
+                kwargs={"championship_slug": championship.slug, "round_key": round_.key},
             )
         )
     return _act(request, round_, action, back)
@@ -377,13 +378,13 @@ def sign_off(request, championship, round):
 
 @require_POST
 @organiser_required
-def advance(request, championship, round):
+def advance(request, championship, round_key):
     """Seat the qualified of the round in the next round, by placement.
 
     From results that are still provisional only when the organiser says so: a
     protest or a correction may still change who qualifies.
     """
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     provisional = not round_.is_official and rounds.results_final(round_)
     if provisional and request.POST.get("provisional") != "yes":
         messages.error(
@@ -419,10 +420,10 @@ def _heat(round_: Round, key: str) -> Heat:
 
 @require_POST
 @organiser_required
-def start_heat(request, championship, round, heat):
+def start_heat(request, championship, round_key, heat_key):
     """Start one heat's clock; ask first if its tables are still in use by a running heat."""
-    round_ = round_or_404(championship, round)
-    heat_ = _heat(round_, heat)
+    round_ = round_or_404(championship, round_key)
+    heat_ = _heat(round_, heat_key)
 
     def action():
         started = rounds.heat_start(heat=heat_)
@@ -436,10 +437,10 @@ def start_heat(request, championship, round, heat):
 
 @require_POST
 @organiser_required
-def close_heat(request, championship, round, heat):
+def close_heat(request, championship, round_key, heat_key):
     """Call time-up in one heat."""
-    round_ = round_or_404(championship, round)
-    heat_ = _heat(round_, heat)
+    round_ = round_or_404(championship, round_key)
+    heat_ = _heat(round_, heat_key)
 
     def action():
         closed = rounds.heat_close(heat=heat_)
@@ -461,9 +462,9 @@ def _seat(round_: Round, pk: int) -> Seat:
 
 @require_POST
 @organiser_required
-def move_seat(request, championship, round, seat):
+def move_seat(request, championship, round_key, seat):
     """Move an entry to another heat, table or position (until the seating is published)."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     seat_ = _seat(round_, seat)
     form = MoveForm(request.POST)
 
@@ -513,9 +514,9 @@ def _own_start(heat: Heat, at: time) -> datetime:
 
 @require_POST
 @organiser_required
-def start_seat(request, championship, round, seat):
+def start_seat(request, championship, round_key, seat):
     """Give one entry its own start, at a clock time of the championship's zone."""
-    round_ = round_or_404(championship, round)
+    round_ = round_or_404(championship, round_key)
     seat_ = _seat(round_, seat)
     form = OwnStartForm(request.POST)
 

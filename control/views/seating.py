@@ -12,10 +12,10 @@ from control.views.common import SEATING, round_or_404, round_seating
 
 
 @require_GET
-def seating(request, slug, round):
+def seating(request, championship_slug, round_key):
     """Show who sits where in each heat of a round, once its seating is published."""
-    championship = get_championship(request, slug)
-    round_ = round_or_404(championship, round)
+    championship = get_championship(request, championship_slug)
+    round_ = round_or_404(championship, round_key)
     published = round_.seating_published_at is not None
     heats = round_seating(round_) if published else []
     return render(

@@ -155,7 +155,7 @@ def new(request):
         else:
             created = _("“%(name)s” is created, and you are its organiser.")
             messages.success(request, created % {"name": championship.name})
-            return redirect("control:manage", slug=championship.slug)
+            return redirect("manage:control_room", championship_slug=championship.slug)
     return render(request, NEW, _new_context(form, formset, preset), status=200)
 
 
@@ -202,7 +202,7 @@ def _edit_context(championship, *, championship_form=None, bound=None, rules_for
 
 def _edit_url(championship: Championship, anchor: str) -> str:
     # The page opens at the section saved, where its message is repeated (saved=).
-    url = reverse("control:edit", kwargs={"slug": championship.slug})
+    url = reverse("manage:edit", kwargs={"championship_slug": championship.slug})
     return f"{url}?saved={anchor}#{anchor}"
 
 
@@ -222,7 +222,7 @@ def edit(request, championship):
     if section == "rules":
         return _save_rules(request, championship)
     messages.error(request, _("Nothing was saved: the page was out of date. Try again."))
-    return redirect("control:edit", slug=championship.slug)
+    return redirect("manage:edit", championship_slug=championship.slug)
 
 
 def _add_errors(form, error: ValidationError) -> None:
@@ -265,7 +265,7 @@ def _save_category(request, championship):
     category = championship.categories.filter(key=_posted_key(request)).first()
     if category is None:
         messages.error(request, _("There is no such category in this championship."))
-        return redirect("control:edit", slug=championship.slug)
+        return redirect("manage:edit", championship_slug=championship.slug)
     form = CategoryEditForm(request.POST, instance=category)
     if form.is_valid():
         data = form.cleaned_data
@@ -292,7 +292,7 @@ def _save_round(request, championship):
     round_ = round_.first()
     if round_ is None:
         messages.error(request, _("There is no such round in this championship."))
-        return redirect("control:edit", slug=championship.slug)
+        return redirect("manage:edit", championship_slug=championship.slug)
     round_.championship = championship
     last = not Round.objects.filter(category=round_.category_id, order__gt=round_.order).exists()
     form = RoundEditForm(request.POST, round_=round_, last=last)

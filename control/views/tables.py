@@ -22,7 +22,7 @@ from control.views.common import ROTATE, TABLES, error_message, form_refusal
 
 
 def _tables_url(championship: Championship) -> str:
-    return reverse("control:tables", kwargs={"slug": championship.slug})
+    return reverse("manage:tables", kwargs={"championship_slug": championship.slug})
 
 
 def _table(championship: Championship, number: int) -> Table:
@@ -165,7 +165,9 @@ def table_rotate(request, championship, number):
     if request.method == "POST":
         if request.POST.get("confirm") != "yes":
             messages.error(request, _("Tick the box to confirm the new QR code."))
-            return redirect("control:table_rotate", slug=championship.slug, number=table.number)
+            return redirect(
+                "manage:table_rotate", championship_slug=championship.slug, number=table.number
+            )
         rotated = championship_services.table_rotate_token(table=table)
         messages.success(
             request,

@@ -128,7 +128,7 @@ def test_the_deadline_and_capacity_edited_afterwards_show_as_typed(client, creat
     individual.capacity = 1
     individual.save()
     client.force_login(creator)
-    edit = reverse("control:edit", kwargs={"slug": "pussel-sm"})
+    edit = reverse("manage:edit", kwargs={"championship_slug": "pussel-sm"})
     deadline = winter_day(10)
     client.post(
         edit,

@@ -49,11 +49,13 @@ def rm():
 
 def dashboard(championship, kind="individual"):
     round_ = championship.categories.get(kind=kind).rounds.get()
-    return reverse("judging:dashboard", kwargs={"slug": championship.slug, "round": round_.key})
+    return reverse(
+        "manage:dashboard", kwargs={"championship_slug": championship.slug, "round_key": round_.key}
+    )
 
 
 def control_room(championship):
-    return reverse("control:manage", kwargs={"slug": championship.slug})
+    return reverse("manage:control_room", kwargs={"championship_slug": championship.slug})
 
 
 def table_pages(championship):
@@ -62,7 +64,7 @@ def table_pages(championship):
 
 def home_as(client, user):
     client.force_login(user)
-    return client.get(reverse("championship:home")).text
+    return client.get(reverse("home")).text
 
 
 def test_an_organiser_gets_the_control_room_the_running_rounds_dashboard_and_the_tables(client, rm):
@@ -97,7 +99,7 @@ def test_the_table_pages_are_shown_to_no_one_but_the_championships_staff(client,
         client.logout()
         if visitor is not None:
             client.force_login(visitor)
-        text = client.get(reverse("championship:home")).text
+        text = client.get(reverse("home")).text
         assert not any(table.token in text for table in rm.tables.all())
         assert "RM at home" not in text  # not public, and not theirs
 
@@ -127,7 +129,7 @@ def test_logging_in_lands_on_your_championships(client, rm):
     response = client.post(
         reverse("login"), {"username": "judy", "password": PASSWORD}, follow=True
     )
-    assert response.redirect_chain[-1][0] == reverse("championship:home")
+    assert response.redirect_chain[-1][0] == reverse("home")
     assert "Your championships" in response.text and "RM at home" in response.text
 
 
@@ -137,25 +139,25 @@ def test_logging_in_lands_on_your_championships(client, rm):
 def screens(championship):
     final = championship.categories.get(kind="individual").rounds.get()
     table = championship.tables.first()
-    slug = {"slug": championship.slug}
+    slug = {"championship_slug": championship.slug}
     return {
-        "control:manage": reverse("control:manage", kwargs=slug),
-        "control:round_control": reverse(
-            "control:round_control", kwargs={**slug, "round": final.key}
+        "manage:control_room": reverse("manage:control_room", kwargs=slug),
+        "manage:round_control": reverse(
+            "manage:round_control", kwargs={**slug, "round_key": final.key}
         ),
-        "control:tables": reverse("control:tables", kwargs=slug),
-        "control:round_ranking": reverse(
-            "control:round_ranking", kwargs={**slug, "round": final.key}
+        "manage:tables": reverse("manage:tables", kwargs=slug),
+        "manage:round_ranking": reverse(
+            "manage:round_ranking", kwargs={**slug, "round_key": final.key}
         ),
-        "control:table_rotate": reverse(
-            "control:table_rotate", kwargs={**slug, "number": table.number}
+        "manage:table_rotate": reverse(
+            "manage:table_rotate", kwargs={**slug, "number": table.number}
         ),
-        "control:cards": reverse("control:cards", kwargs={**slug, "round": final.key}),
-        "control:seating": reverse("control:seating", kwargs={**slug, "round": final.key}),
-        "registration:organiser_entries": reverse("registration:organiser_entries", kwargs=slug),
-        "registration:organiser_checkin": reverse("registration:organiser_checkin", kwargs=slug),
-        "registration:organiser_import": reverse("registration:organiser_import", kwargs=slug),
-        "judging:dashboard": dashboard(championship),
+        "manage:cards": reverse("manage:cards", kwargs={**slug, "round_key": final.key}),
+        "control:seating": reverse("control:seating", kwargs={**slug, "round_key": final.key}),
+        "manage:entries": reverse("manage:entries", kwargs=slug),
+        "manage:checkin": reverse("manage:checkin", kwargs=slug),
+        "manage:entries_import": reverse("manage:entries_import", kwargs=slug),
+        "manage:dashboard": dashboard(championship),
     }
 
 
@@ -167,7 +169,7 @@ def test_every_control_room_screen_links_to_the_control_room_and_the_public_page
         nav = text[text.index('class="meta manage-nav"') :]
         nav = nav[: nav.index("</nav>")]
         assert public in nav, name
-        if name != "control:manage":
+        if name != "manage:control_room":
             assert f'href="{control_room(rm)}"' in nav, name
 
 

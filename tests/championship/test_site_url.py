@@ -55,7 +55,10 @@ def seated(rm):
 def cards_page(client, round_, **extra):
     client.force_login(factories.role(round_.championship, Role.ORGANISER))
     response = client.get(
-        reverse("control:cards", kwargs={"slug": round_.championship.slug, "round": round_.key}),
+        reverse(
+            "manage:cards",
+            kwargs={"championship_slug": round_.championship.slug, "round_key": round_.key},
+        ),
         **extra,
     )
     assert response.status_code == 200
@@ -89,7 +92,8 @@ def test_the_downloaded_qr_image_carries_the_requests_address(client, rm):
     table = factories.table(rm, number=5)
     client.force_login(factories.role(rm, Role.ORGANISER))
     response = client.get(
-        reverse("control:table_qr", kwargs={"slug": rm.slug, "number": 5}), HTTP_HOST=LAN
+        reverse("manage:table_qr", kwargs={"championship_slug": rm.slug, "number": 5}),
+        HTTP_HOST=LAN,
     )
     assert decode(png_pixels(response.content)) == f"http://{LAN}/t/{table.token}/"
 

@@ -67,7 +67,7 @@ def organiser_client(client, organiser):
 
 
 def staff_url(championship):
-    return reverse("championship:staff", kwargs={"slug": championship.slug})
+    return reverse("manage:staff", kwargs={"championship_slug": championship.slug})
 
 
 def add(championship, name="Kari Nordmann", role=Role.JUDGE, email="", by=None):
@@ -93,7 +93,9 @@ def table_page(rm, number=1):
 
 
 def test_the_control_room_links_to_the_staff_page(organiser_client, rm):
-    page = organiser_client.get(reverse("control:manage", kwargs={"slug": rm.slug}))
+    page = organiser_client.get(
+        reverse("manage:control_room", kwargs={"championship_slug": rm.slug})
+    )
     assert staff_url(rm) in page.text
 
 
@@ -165,15 +167,15 @@ def test_only_the_championships_organisers_may_manage_its_staff(client, rm, who)
             "other organiser": lambda: factories.role(other, Role.ORGANISER),
         }[who]()
         client.force_login(user)
-    kwargs = {"slug": rm.slug, "link": link.pk}
+    kwargs = {"championship_slug": rm.slug, "link": link.pk}
     answers = [
         client.get(staff_url(rm)),
         client.post(staff_url(rm), {"name": "Mallory", "role": "organiser"}),
-        client.get(reverse("championship:staff_badges", kwargs={"slug": rm.slug})),
-        client.get(reverse("championship:staff_badge", kwargs=kwargs)),
-        client.post(reverse("championship:staff_revoke", kwargs=kwargs)),
-        client.post(reverse("championship:staff_renew", kwargs=kwargs)),
-        client.post(reverse("championship:staff_send", kwargs=kwargs)),
+        client.get(reverse("manage:staff_badges", kwargs={"championship_slug": rm.slug})),
+        client.get(reverse("manage:staff_badge", kwargs=kwargs)),
+        client.post(reverse("manage:staff_revoke", kwargs=kwargs)),
+        client.post(reverse("manage:staff_renew", kwargs=kwargs)),
+        client.post(reverse("manage:staff_send", kwargs=kwargs)),
     ]
     if who == "anonymous":
         assert all(a.status_code == 302 and "/accounts/login/" in a.url for a in answers)
@@ -184,14 +186,9 @@ def test_only_the_championships_organisers_may_manage_its_staff(client, rm, who)
 
 def test_another_championships_link_is_not_found_from_this_one(organiser_client, rm):
     theirs = add(factories.championship(slug="other"))
-    kwargs = {"slug": rm.slug, "link": theirs.pk}
-    assert (
-        organiser_client.post(reverse("championship:staff_revoke", kwargs=kwargs)).status_code
-        == 404
-    )
-    assert (
-        organiser_client.get(reverse("championship:staff_badge", kwargs=kwargs)).status_code == 404
-    )
+    kwargs = {"championship_slug": rm.slug, "link": theirs.pk}
+    assert organiser_client.post(reverse("manage:staff_revoke", kwargs=kwargs)).status_code == 404
+    assert organiser_client.get(reverse("manage:staff_badge", kwargs=kwargs)).status_code == 404
     theirs.refresh_from_db()
     assert theirs.active
 
@@ -273,8 +270,12 @@ def test_a_head_judge_lands_on_the_judging_dashboard_and_an_organiser_in_the_con
     co = add(rm, "Olav Med", Role.ORGANISER)
     final = rm.rounds.get(category__kind="individual")
     landed = phone().post(path_of(head))
-    assert landed.url == reverse("judging:dashboard", kwargs={"slug": rm.slug, "round": final.key})
-    assert phone().post(path_of(co)).url == reverse("control:manage", kwargs={"slug": rm.slug})
+    assert landed.url == reverse(
+        "manage:dashboard", kwargs={"championship_slug": rm.slug, "round_key": final.key}
+    )
+    assert phone().post(path_of(co)).url == reverse(
+        "manage:control_room", kwargs={"championship_slug": rm.slug}
+    )
     organiser = phone()
     organiser.post(path_of(co))
     assert organiser.get(staff_url(rm)).status_code == 200
@@ -318,7 +319,7 @@ def test_a_revoked_link_is_refused_and_ends_the_phones_session_at_once(rm, organ
     judge.post(path_of(link))
     assert judge.get(table_page(rm)).status_code == 200
 
-    revoke = reverse("championship:staff_revoke", kwargs={"slug": rm.slug, "link": link.pk})
+    revoke = reverse("manage:staff_revoke", kwargs={"championship_slug": rm.slug, "link": link.pk})
     response = organiser_client.post(revoke)
     assert response.status_code == 302
     assert "is revoked" in organiser_client.get(response.url).text
@@ -354,7 +355,7 @@ def test_a_new_link_replaces_a_lost_badge(rm, organiser_client):
     lost = add(rm)
     judge = phone()
     judge.post(path_of(lost))
-    renew = reverse("championship:staff_renew", kwargs={"slug": rm.slug, "link": lost.pk})
+    renew = reverse("manage:staff_renew", kwargs={"championship_slug": rm.slug, "link": lost.pk})
     assert organiser_client.post(renew).status_code == 302
     new = SignInLink.objects.get(revoked_at__isnull=True)
     assert new.user == lost.user and new.role == lost.role and new.pk != lost.pk
@@ -365,7 +366,7 @@ def test_a_new_link_replaces_a_lost_badge(rm, organiser_client):
     assert again.get(table_page(rm)).status_code == 200
     # A revoked person comes back the same way.
     staff_links.link_revoke(link=new, by=None)
-    renew = reverse("championship:staff_renew", kwargs={"slug": rm.slug, "link": new.pk})
+    renew = reverse("manage:staff_renew", kwargs={"championship_slug": rm.slug, "link": new.pk})
     organiser_client.post(renew)
     latest = SignInLink.objects.get(revoked_at__isnull=True)
     assert phone().post(path_of(latest)).status_code == 302
@@ -406,7 +407,7 @@ def test_a_link_made_under_an_old_secret_key_keeps_working_and_prints_while_it_i
     settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
     settings.SECRET_KEY = "a-new-secret-key-" + "x" * 40
     assert path_of(link) == path
-    badge = reverse("championship:staff_badge", kwargs={"slug": rm.slug, "link": link.pk})
+    badge = reverse("manage:staff_badge", kwargs={"championship_slug": rm.slug, "link": link.pk})
     assert "staff-badge-qr" in organiser_client.get(badge).text
     settings.SECRET_KEY_FALLBACKS = []
     assert path_of(link) is None
@@ -432,7 +433,9 @@ def test_the_badges_carry_each_persons_sign_in_code_in_the_championships_languag
     kari = add(rm)
     hanne = add(rm, "Hanne Hovud", Role.HEAD_JUDGE)
     staff_links.link_revoke(link=add(rm, "Per Borte"), by=None)
-    page = organiser_client.get(reverse("championship:staff_badges", kwargs={"slug": rm.slug}))
+    page = organiser_client.get(
+        reverse("manage:staff_badges", kwargs={"championship_slug": rm.slug})
+    )
     text = page.text
     assert "2 badges, each with a personal sign-in code" in text  # the organiser's English
     assert text.count('class="staff-badge"') == 2 and "Per Borte" not in text
@@ -442,7 +445,8 @@ def test_the_badges_carry_each_persons_sign_in_code_in_the_championships_languag
     assert "Rogalandsmesterskapet 2099" in sheet
 
     one = organiser_client.get(
-        reverse("championship:staff_badge", kwargs={"slug": rm.slug, "link": kari.pk}) + "?size=a7"
+        reverse("manage:staff_badge", kwargs={"championship_slug": rm.slug, "link": kari.pk})
+        + "?size=a7"
     ).text
     assert one.count('class="staff-badge"') == 1 and "badges-a7" in one
     assert badge_codes(one) == [SITE + path_of(kari)]
@@ -465,7 +469,7 @@ def test_a_person_with_an_e_mail_gets_the_link_by_mail_in_the_championships_lang
     assert "orga" in message.body
 
     # Sent again from the page; not at all when the box is left empty.
-    send = reverse("championship:staff_send", kwargs={"slug": rm.slug, "link": link.pk})
+    send = reverse("manage:staff_send", kwargs={"championship_slug": rm.slug, "link": link.pk})
     with django_capture_on_commit_callbacks(execute=True):
         page = organiser_client.post(send, follow=True)
     assert "The link is on its way to kari@example.org." in page.text
@@ -480,7 +484,7 @@ def test_a_person_with_an_e_mail_gets_the_link_by_mail_in_the_championships_lang
 def test_a_revoked_link_is_never_mailed(organiser_client, rm, django_capture_on_commit_callbacks):
     link = add(rm, email="kari@example.org")
     staff_links.link_revoke(link=link, by=None)
-    send = reverse("championship:staff_send", kwargs={"slug": rm.slug, "link": link.pk})
+    send = reverse("manage:staff_send", kwargs={"championship_slug": rm.slug, "link": link.pk})
     with django_capture_on_commit_callbacks(execute=True):
         page = organiser_client.post(send, follow=True)
     assert "This link cannot be sent" in page.text

@@ -476,7 +476,8 @@ def test_a_correction_time_of_20_digits_is_400_by_the_api(live):
 def test_a_correction_time_of_20_digits_is_refused_on_the_dashboard(client, live):
     client.force_login(live.head)
     url = reverse(
-        "judging:correct", kwargs={"slug": live.championship.slug, "round": live.round.key}
+        "manage:dashboard_correct",
+        kwargs={"championship_slug": live.championship.slug, "round_key": live.round.key},
     )
     response = client.post(
         url,

@@ -175,13 +175,10 @@ def world(db):
     link = staff_links.link_create(championship=a, name="Kari", role=Role.JUDGE, by=organiser)
     superuser = factories.user(is_superuser=True, is_staff=True)
     values = {
-        "slug": a.slug,
         "championship_slug": a.slug,
-        "round": final.key,
         "round_key": final.key,
-        "category": "individual",
         "category_key": "individual",
-        "heat": heat.key,
+        "heat_key": heat.key,
         "seat": seat.pk,
         "pk": entry.pk,
         "number": seat.table.number,

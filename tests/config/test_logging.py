@@ -21,7 +21,9 @@ def request_records(caplog) -> list[logging.LogRecord]:
 def test_a_403_is_logged_as_one_warning_without_a_traceback(client, championship, caplog):
     client.force_login(factories.role(championship, Role.JUDGE))
     with caplog.at_level(logging.INFO):
-        response = client.get(reverse("control:manage", kwargs={"slug": championship.slug}))
+        response = client.get(
+            reverse("manage:control_room", kwargs={"championship_slug": championship.slug})
+        )
     assert response.status_code == 403
     (record,) = request_records(caplog)
     assert record.levelno == logging.WARNING

@@ -55,10 +55,11 @@ def private(response) -> None:
 
 def entrant_paths(entry, final) -> list[tuple[str, str]]:
     slug, token = final.championship.slug, entry.manage_token
-    manage = reverse("registration:manage", kwargs={"slug": slug, "token": token})
+    manage = reverse("registration:manage", kwargs={"championship_slug": slug, "token": token})
     api = f"/api/v1/championships/{slug}/entries/{token}/"
     diploma = reverse(
-        "results:entry_diploma", kwargs={"slug": slug, "token": token, "round_key": final.key}
+        "results:entry_diploma",
+        kwargs={"championship_slug": slug, "token": token, "round_key": final.key},
     )
     return [
         ("get", manage),
@@ -83,14 +84,14 @@ def test_the_entrants_private_link_and_its_api_are_kept_by_no_cache(final, entry
 def organiser_paths(final, entry) -> list[str]:
     slug, key = final.championship.slug, final.key
     return [
-        reverse("registration:organiser_entries", kwargs={"slug": slug}),
-        reverse("registration:organiser_export", kwargs={"slug": slug}),
-        reverse("registration:organiser_checkin", kwargs={"slug": slug}),
+        reverse("manage:entries", kwargs={"championship_slug": slug}),
+        reverse("manage:entries_export", kwargs={"championship_slug": slug}),
+        reverse("manage:checkin", kwargs={"championship_slug": slug}),
         checkin.checkin_path(entry),
-        reverse("control:round_report_csv", kwargs={"slug": slug, "round": key}),
-        reverse("control:round_diplomas", kwargs={"slug": slug, "round": key}),
-        reverse("championship:staff", kwargs={"slug": slug}),
-        reverse("championship:staff_badges", kwargs={"slug": slug}),
+        reverse("manage:round_report_csv", kwargs={"championship_slug": slug, "round_key": key}),
+        reverse("manage:round_diplomas", kwargs={"championship_slug": slug, "round_key": key}),
+        reverse("manage:staff", kwargs={"championship_slug": slug}),
+        reverse("manage:staff_badges", kwargs={"championship_slug": slug}),
         f"/api/v1/championships/{slug}/export/",
     ]
 
@@ -105,8 +106,8 @@ def test_the_organisers_lists_and_exports_are_kept_by_no_cache(organiser_client,
 
 def test_the_check_in_of_an_entry_is_kept_by_no_cache(organiser_client, final, entry):
     path = reverse(
-        "registration:organiser_checkin_entry",
-        kwargs={"slug": final.championship.slug, "pk": entry.pk},
+        "manage:checkin_entry",
+        kwargs={"championship_slug": final.championship.slug, "pk": entry.pk},
     )
     private(organiser_client.post(path, HTTP_HX_REQUEST="true"))
 

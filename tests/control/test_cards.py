@@ -123,7 +123,7 @@ def test_error_correction_is_m(table):
 def test_the_downloaded_png_decodes_to_the_table_url(client, rm, table):
     client.force_login(factories.role(rm, Role.ORGANISER))
     response = client.get(
-        reverse("control:table_qr", kwargs={"slug": rm.slug, "number": table.number})
+        reverse("manage:table_qr", kwargs={"championship_slug": rm.slug, "number": table.number})
     )
     assert decode(png_pixels(response.content)) == cards.table_url(table)
 
@@ -136,7 +136,9 @@ def test_each_card_carries_its_own_tables_code(client, rm):
     final = individual.rounds.get()
     rounds.round_seat(round_=final)
     client.force_login(factories.role(rm, Role.ORGANISER))
-    response = client.get(reverse("control:cards", kwargs={"slug": rm.slug, "round": final.key}))
+    response = client.get(
+        reverse("manage:cards", kwargs={"championship_slug": rm.slug, "round_key": final.key})
+    )
     assert response.status_code == 200
     decoded = {
         card["table"].number: decode(rasterise(svg_modules(card["qr"])))

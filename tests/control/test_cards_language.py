@@ -42,7 +42,10 @@ def test_an_english_speaking_organiser_prints_an_sm_championships_cards_in_swedi
     client.force_login(factories.role(championship, ChampionshipRole.Role.ORGANISER))
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     response = client.get(
-        reverse("control:cards", kwargs={"slug": championship.slug, "round": sm_prelim.key})
+        reverse(
+            "manage:cards",
+            kwargs={"championship_slug": championship.slug, "round_key": sm_prelim.key},
+        )
     )
     assert response.status_code == 200
     text = response.content.decode()
@@ -72,7 +75,7 @@ def test_a_norwegian_championships_cards_are_in_norwegian_for_a_swedish_organise
     client.force_login(factories.role(rm, ChampionshipRole.Role.ORGANISER))
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "sv"
     text = client.get(
-        reverse("control:cards", kwargs={"slug": rm.slug, "round": final.key})
+        reverse("manage:cards", kwargs={"championship_slug": rm.slug, "round_key": final.key})
     ).content.decode()
     toolbar, sheet = text.split('<div class="table-card-sheet', 1)
     assert "<h1>Bordskort</h1>" in toolbar and ">Skriv ut<" in toolbar

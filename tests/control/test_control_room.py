@@ -102,8 +102,8 @@ def seats_of(round_):
 
 def url(name, championship, round_=None, **kwargs):
     if round_ is not None:
-        kwargs["round"] = round_.key
-    return reverse(f"control:{name}", kwargs={"slug": championship.slug, **kwargs})
+        kwargs["round_key"] = round_.key
+    return reverse(f"manage:{name}", kwargs={"championship_slug": championship.slug, **kwargs})
 
 
 def said(response) -> list[str]:
@@ -149,8 +149,8 @@ def actions(rm, final):
         url("round_close", rm, final),
         url("round_advance", rm, final),
         url("round_ranking", rm, final),
-        url("heat_start", rm, final, heat="a"),
-        url("heat_close", rm, final, heat="a"),
+        url("heat_start", rm, final, heat_key="a"),
+        url("heat_close", rm, final, heat_key="a"),
         url("seat_move", rm, final, seat=seat.pk),
         url("seat_start", rm, final, seat=seat.pk),
         url("tables", rm),
@@ -198,7 +198,7 @@ def test_actions_only_answer_post(org, rm, final):
 
 def test_an_unknown_round_heat_or_table_is_404(org, rm, final):
     assert org.get(f"/{rm.slug}/manage/rounds/no-such-round/").status_code == 404
-    assert org.post(url("heat_start", rm, final, heat="zz")).status_code == 404
+    assert org.post(url("heat_start", rm, final, heat_key="zz")).status_code == 404
     assert org.get(url("table_qr", rm, number=99)).status_code == 404
 
 
@@ -454,9 +454,9 @@ def test_publishing_before_seating_is_refused(org, rm, final):
 
 def test_starting_and_closing_one_heat(org, rm, individual, final):
     seated(individual, final, count=4, heats=2)
-    response = org.post(url("heat_close", rm, final, heat="a"), follow=True)
+    response = org.post(url("heat_close", rm, final, heat_key="a"), follow=True)
     assert said(response) == ["This heat has not started."]
-    response = org.post(url("heat_start", rm, final, heat="a"), follow=True)
+    response = org.post(url("heat_start", rm, final, heat_key="a"), follow=True)
     (message,) = said(response)
     assert message.startswith("Heat A started at ")
     heat_a, heat_b = final.heats.order_by("order")
@@ -465,18 +465,18 @@ def test_starting_and_closing_one_heat(org, rm, individual, final):
     assert 'class="clock"' in page and "Call time in Heat A" in page and "Start Heat B" in page
     # Starting again is refused and changes nothing.
     started_at = heat_a.started_at
-    response = org.post(url("heat_start", rm, final, heat="a"), follow=True)
+    response = org.post(url("heat_start", rm, final, heat_key="a"), follow=True)
     assert said(response) == ["This heat has already started."]
     heat_a.refresh_from_db()
     assert heat_a.started_at == started_at
     # Closing all is refused while heat B waits.
     response = org.post(url("round_close", rm, final), follow=True)
     assert said(response) == ["A heat of this round has not started yet."]
-    response = org.post(url("heat_close", rm, final, heat="a"), follow=True)
+    response = org.post(url("heat_close", rm, final, heat_key="a"), follow=True)
     assert said(response)[0].startswith("Time is up in Heat A")
     heat_a.refresh_from_db()
     assert heat_a.state == Heat.State.TIME_UP and heat_a.ended_at
-    response = org.post(url("heat_close", rm, final, heat="a"), follow=True)
+    response = org.post(url("heat_close", rm, final, heat_key="a"), follow=True)
     assert said(response) == ["Time is already up in this heat."]
 
 
@@ -1005,7 +1005,7 @@ def test_the_public_seating_waits_for_publication_and_withholds_names(
             order="registration", scheduled_starts=[datetime(NEXT_YEAR, 3, 14, 9, 30, tzinfo=UTC)]
         ),
     )
-    path = url("seating", rm, final)
+    path = reverse("control:seating", args=[rm.slug, final.key])
     response = english.get(path)
     assert response.status_code == 200
     page = response.content.decode()
@@ -1018,7 +1018,9 @@ def test_the_public_seating_waits_for_publication_and_withholds_names(
 
 
 def test_the_control_room_links_to_the_new_pages(org, rm, final):
-    page = org.get(reverse("control:manage", kwargs={"slug": rm.slug})).content.decode()
+    page = org.get(
+        reverse("manage:control_room", kwargs={"championship_slug": rm.slug})
+    ).content.decode()
     assert url("round_control", rm, final) in page
     assert url("cards", rm, final) in page
     assert url("tables", rm) in page

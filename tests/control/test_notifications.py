@@ -144,7 +144,7 @@ def test_the_organiser_writes_to_a_category_or_a_round(
     championship, prelim, _final = dm
     organiser = factories.role(championship, ChampionshipRole.Role.ORGANISER, username="orga")
     client.force_login(organiser)
-    url = reverse("control:message", args=[championship.slug])
+    url = reverse("manage:message", args=[championship.slug])
     refused = client.post(url, {"audience": "", "subject": "", "body": ""})
     assert refused.status_code == 200 and mail.outbox == []
     with django_capture_on_commit_callbacks(execute=True):
@@ -254,8 +254,8 @@ def test_the_same_message_form_sent_twice_queues_each_mail_once(
 ):
     """A double click, or sending again after a timeout, answers as the first did."""
     championship, _prelim, _final = dm
-    page = organiser_client.get(reverse("control:manage", args=[championship.slug])).text
-    url = reverse("control:message", args=[championship.slug])
+    page = organiser_client.get(reverse("manage:control_room", args=[championship.slug])).text
+    url = reverse("manage:message", args=[championship.slug])
     data = {"audience": "", "subject": "Parking", "body": "Park at P2."}
     data["submission"] = submission_token(page)
     with django_capture_on_commit_callbacks(execute=True):
@@ -273,8 +273,8 @@ def test_the_same_message_form_sent_twice_queues_each_mail_once(
 
 def test_a_refused_message_form_keeps_its_token_and_goes_once_corrected(dm, organiser_client):
     championship, _prelim, _final = dm
-    page = organiser_client.get(reverse("control:manage", args=[championship.slug])).text
-    url = reverse("control:message", args=[championship.slug])
+    page = organiser_client.get(reverse("manage:control_room", args=[championship.slug])).text
+    url = reverse("manage:message", args=[championship.slug])
     data = {"audience": "", "subject": "Parking", "body": "", "submission": submission_token(page)}
     refused = organiser_client.post(url, data)
     assert refused.status_code == 200 and "The message is not sent: see the form." in refused.text
@@ -294,7 +294,7 @@ def test_a_message_form_without_its_token_is_refused_and_shown_with_a_new_one(
     dm, organiser_client, token
 ):
     championship, _prelim, _final = dm
-    url = reverse("control:message", args=[championship.slug])
+    url = reverse("manage:message", args=[championship.slug])
     data = {"audience": "", "subject": "Parking", "body": "Park at P2."}
     if token is not None:
         data["submission"] = token
@@ -316,9 +316,9 @@ def test_the_advance_form_submitted_twice_seats_and_tells_the_qualified_once(
     rounds.round_start(round_=prelim)
     timed(prelim, (43, 41, 42, 40, 44))  # da and nb advance
     rounds.round_sign_off(round_=prelim, by=None)
-    control = reverse("control:round_control", args=[championship.slug, prelim.key])
+    control = reverse("manage:round_control", args=[championship.slug, prelim.key])
     token = submission_token(organiser_client.get(control).text)
-    advance = reverse("control:round_advance", args=[championship.slug, prelim.key])
+    advance = reverse("manage:round_advance", args=[championship.slug, prelim.key])
     mail.outbox.clear()
     refused = organiser_client.post(advance, {"submission": "not a token"}, follow=True)
     assert said(refused) == ["This form is out of date: reload the page and send it again."]

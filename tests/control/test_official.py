@@ -213,15 +213,15 @@ def test_the_control_room_signs_off_and_asks_before_advancing_from_provisional(c
     prelim = closed(prelim)
     organiser = factories.role(championship, ChampionshipRole.Role.ORGANISER, username="orga")
     client.force_login(organiser)
-    page = client.get(reverse("control:round_control", args=[championship.slug, prelim.key]))
+    page = client.get(reverse("manage:round_control", args=[championship.slug, prelim.key]))
     html = page.content.decode()
     assert "Sign the results off" in html and 'name="provisional"' in html
-    advance = reverse("control:round_advance", args=[championship.slug, prelim.key])
+    advance = reverse("manage:round_advance", args=[championship.slug, prelim.key])
     answer = client.post(advance, follow=True)
     assert "The results are provisional" in answer.content.decode()
     assert not seats_of(final)
     answer = client.post(
-        reverse("control:round_sign_off", args=[championship.slug, prelim.key]), follow=True
+        reverse("manage:round_sign_off", args=[championship.slug, prelim.key]), follow=True
     )
     assert "The results are official since" in answer.content.decode()
     prelim.refresh_from_db()
@@ -242,11 +242,11 @@ def test_a_protest_window_disables_the_button_and_says_until_when(client, dm):
         factories.role(championship, ChampionshipRole.Role.ORGANISER, username="orga")
     )
     html = client.get(
-        reverse("control:round_control", args=[championship.slug, prelim.key])
+        reverse("manage:round_control", args=[championship.slug, prelim.key])
     ).content.decode()
     assert "Entrants may protest until" in html and 'aria-describedby="sign-off-refusal"' in html
     answer = client.post(
-        reverse("control:round_sign_off", args=[championship.slug, prelim.key]), follow=True
+        reverse("manage:round_sign_off", args=[championship.slug, prelim.key]), follow=True
     )
     assert "Entrants may protest until" in answer.content.decode()
     prelim.refresh_from_db()
@@ -258,8 +258,8 @@ def test_a_head_judge_signs_off_from_the_judging_dashboard_and_a_judge_cannot(cl
     championship, prelim, _final = dm
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     prelim = closed(prelim)
-    dashboard = reverse("judging:dashboard", args=[championship.slug, prelim.key])
-    sign_off = reverse("control:round_sign_off", args=[championship.slug, prelim.key])
+    dashboard = reverse("manage:dashboard", args=[championship.slug, prelim.key])
+    sign_off = reverse("manage:round_sign_off", args=[championship.slug, prelim.key])
     client.force_login(factories.role(championship, ChampionshipRole.Role.JUDGE, username="j"))
     assert client.post(sign_off, {"next": dashboard}).status_code == 403
     boss = head_judge(championship)

@@ -522,8 +522,10 @@ def test_the_report_reads_a_round_in_four_queries_however_many_entrants(
 # The page and the CSV --------------------------------------------------------------------------
 
 
-def report_url(round_, name="control:round_report") -> str:
-    return reverse(name, kwargs={"slug": round_.championship.slug, "round": round_.key})
+def report_url(round_, name="manage:round_report") -> str:
+    return reverse(
+        name, kwargs={"championship_slug": round_.championship.slug, "round_key": round_.key}
+    )
 
 
 @pytest.fixture
@@ -552,8 +554,8 @@ def test_the_page_shows_the_flags_the_figures_and_the_charts(rm, english):
     assert page.count('<g class="bar flagged">') == 1
     assert '<td class="num" data-median>0:59:00</td>' in page
     # The link to download it, and the way back.
-    assert report_url(round_, "control:round_report_csv") in page
-    assert reverse("control:round_control", args=[rm.slug, round_.key]) in page
+    assert report_url(round_, "manage:round_report_csv") in page
+    assert reverse("manage:round_control", args=[rm.slug, round_.key]) in page
 
 
 def test_charts_keep_a_decimal_point_in_a_language_with_a_decimal_comma(rm, client):
@@ -573,7 +575,7 @@ def test_charts_keep_a_decimal_point_in_a_language_with_a_decimal_comma(rm, clie
 def test_the_report_csv_has_a_row_for_the_round_each_heat_and_each_group(rm, english):
     round_ = planted(rm)
     english.force_login(factories.role(rm, Role.HEAD_JUDGE))
-    response = english.get(report_url(round_, "control:round_report_csv"))
+    response = english.get(report_url(round_, "manage:round_report_csv"))
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == (
@@ -627,7 +629,7 @@ def test_organisers_and_head_judges_see_the_report_no_one_else(rm, english, who,
         english.force_login(factories.role(factories.championship(), Role.ORGANISER))
     elif who != "anonymous":
         english.force_login(factories.role(rm, who))
-    for name in ("control:round_report", "control:round_report_csv"):
+    for name in ("manage:round_report", "manage:round_report_csv"):
         response = english.get(report_url(round_, name))
         assert response.status_code == status, name
         if status == 302:
@@ -640,15 +642,15 @@ def test_a_head_judge_is_led_back_to_the_judging_dashboard(rm, english):
     round_ = planted(rm)
     english.force_login(factories.role(rm, Role.HEAD_JUDGE))
     page = english.get(report_url(round_)).content.decode()
-    assert reverse("judging:dashboard", args=[rm.slug, round_.key]) in page
-    assert f'href="{reverse("control:round_control", args=[rm.slug, round_.key])}"' not in page
+    assert reverse("manage:dashboard", args=[rm.slug, round_.key]) in page
+    assert f'href="{reverse("manage:round_control", args=[rm.slug, round_.key])}"' not in page
 
 
-@pytest.mark.parametrize("name", ["control:round_report", "control:round_report_csv"])
+@pytest.mark.parametrize("name", ["manage:round_report", "manage:round_report_csv"])
 @pytest.mark.parametrize("key", ["no-such-round", "individual-final-x"])
 def test_an_unknown_round_is_not_found(rm, english, name, key):
     english.force_login(factories.role(rm, Role.ORGANISER))
-    response = english.get(reverse(name, kwargs={"slug": rm.slug, "round": key}))
+    response = english.get(reverse(name, kwargs={"championship_slug": rm.slug, "round_key": key}))
     assert response.status_code == 404
 
 
@@ -657,7 +659,7 @@ def test_another_championships_round_is_not_found(rm, english):
     prelim = planted(sm)
     assert not rm.rounds.filter(key=prelim.key).exists()
     english.force_login(factories.role(rm, Role.ORGANISER))
-    for name in ("control:round_report", "control:round_report_csv"):
+    for name in ("manage:round_report", "manage:round_report_csv"):
         response = english.get(reverse(name, args=[rm.slug, prelim.key]))
         assert response.status_code == 404
 
@@ -668,7 +670,7 @@ def test_before_the_start_the_page_says_there_is_nothing_yet(rm, english):
     page = english.get(report_url(round_)).content.decode()
     assert 'data-report-state="not-started"' in page
     assert "nothing to report yet" in page and 'class="chart' not in page
-    response = english.get(report_url(round_, "control:round_report_csv"))
+    response = english.get(report_url(round_, "manage:round_report_csv"))
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [(row["section"], row["seated"], row["median"]) for row in rows] == [("round", "0", "")]
 
@@ -698,8 +700,8 @@ def test_the_round_page_and_the_judging_dashboard_link_to_the_report(rm, english
     round_ = planted(rm)
     english.force_login(factories.role(rm, Role.ORGANISER))
     for page in (
-        english.get(reverse("control:round_control", args=[rm.slug, round_.key])),
-        english.get(reverse("judging:dashboard", args=[rm.slug, round_.key])),
+        english.get(reverse("manage:round_control", args=[rm.slug, round_.key])),
+        english.get(reverse("manage:dashboard", args=[rm.slug, round_.key])),
     ):
         assert f'href="{report_url(round_)}"' in page.content.decode()
 

@@ -78,9 +78,9 @@ def test_a_message_on_the_venue_screen(client, championship):
 def test_the_control_room_switches_the_screen(client, championship, organiser):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     client.force_login(organiser)
-    manage = client.get(reverse("control:manage", args=[championship.slug])).text
+    manage = client.get(reverse("manage:control_room", args=[championship.slug])).text
     assert "Venue screen" in manage and f"/{championship.slug}/screen/" in manage
-    url = reverse("control:screen", args=[championship.slug])
+    url = reverse("manage:screen", args=[championship.slug])
     refused = client.post(url, {"show": "message", "text": ""})
     assert refused.status_code == 200 and "Write the message to show." in refused.text
     championship.refresh_from_db()

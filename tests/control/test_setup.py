@@ -16,7 +16,7 @@ from registration.models import Entry
 from results.models import Result
 from tests import factories
 
-NEW = reverse("control:new")
+NEW = reverse("new")
 
 
 def next_january(day: int) -> date:
@@ -93,7 +93,7 @@ def test_a_user_without_the_permission_gets_403_and_no_button(client):
     assert client.get(NEW).status_code == 403
     assert client.post(NEW, sm_post()).status_code == 403
     assert not Championship.objects.exists()
-    home = client.get(reverse("championship:home")).content.decode()
+    home = client.get(reverse("home")).content.decode()
     assert NEW not in home
 
 
@@ -107,7 +107,7 @@ def test_an_anonymous_visitor_is_sent_to_log_in(client):
 @pytest.mark.django_db
 def test_an_organiser_sees_the_button_on_the_home_page(client, creator):
     client.force_login(creator)
-    home = client.get(reverse("championship:home")).content.decode()
+    home = client.get(reverse("home")).content.decode()
     assert f'href="{NEW}"' in home
     assert "New championship" in home
     assert client.get(NEW).status_code == 200
@@ -171,7 +171,9 @@ def test_saving_creates_the_championship_and_makes_the_creator_its_organiser(cli
     client.force_login(creator)
     response = client.post(NEW, sm_post())
     assert response.status_code == 302
-    assert response["Location"] == reverse("control:manage", kwargs={"slug": "pussel-sm"})
+    assert response["Location"] == reverse(
+        "manage:control_room", kwargs={"championship_slug": "pussel-sm"}
+    )
     championship = Championship.objects.get(slug="pussel-sm")
     assert (championship.ruleset, championship.currency, championship.language) == (
         "sm",
@@ -351,7 +353,7 @@ def sm_championship(db, creator):
 
 
 def edit_url(championship) -> str:
-    return reverse("control:edit", kwargs={"slug": championship.slug})
+    return reverse("manage:edit", kwargs={"championship_slug": championship.slug})
 
 
 @pytest.mark.django_db
@@ -363,7 +365,7 @@ def test_only_organisers_open_the_edit_page(client, sm_championship, creator):
     client.force_login(creator)
     response = client.get(url)
     assert response.status_code == 200
-    manage = client.get(reverse("control:manage", kwargs={"slug": "pussel-sm"}))
+    manage = client.get(reverse("manage:control_room", kwargs={"championship_slug": "pussel-sm"}))
     assert f'href="{url}"' in manage.content.decode()
 
 

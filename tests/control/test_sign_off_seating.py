@@ -147,12 +147,12 @@ def test_the_control_room_shows_the_refusal_and_keeps_the_button_off(client, dm)
     client.force_login(
         factories.role(championship, ChampionshipRole.Role.ORGANISER, username="orga")
     )
-    page = reverse("control:round_control", args=[championship.slug, prelim.key])
+    page = reverse("manage:round_control", args=[championship.slug, prelim.key])
     html = client.get(page).content.decode()
     assert 'aria-describedby="sign-off-refusal"' in html
     assert "Dag qualified but is not seated there." in html
     answer = client.post(
-        reverse("control:round_sign_off", args=[championship.slug, prelim.key]), follow=True
+        reverse("manage:round_sign_off", args=[championship.slug, prelim.key]), follow=True
     )
     assert "Dag qualified but is not seated there." in answer.content.decode()
     assert not Round.objects.get(pk=prelim.pk).is_official
@@ -167,7 +167,7 @@ def test_the_judging_dashboard_shows_the_refusal_to_a_head_judge(client, dm):
         factories.role(championship, ChampionshipRole.Role.HEAD_JUDGE, username="hj")
     )
     html = client.get(
-        reverse("judging:dashboard", args=[championship.slug, prelim.key])
+        reverse("manage:dashboard", args=[championship.slug, prelim.key])
     ).content.decode()
     assert "Dag qualified but is not seated there." in html
 

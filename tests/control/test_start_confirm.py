@@ -53,9 +53,12 @@ def final(rm, kind):
 def start_url(rm, kind, heat=None):
     round_ = final(rm, kind)
     if heat is None:
-        return reverse("control:round_start", kwargs={"slug": rm.slug, "round": round_.key})
+        return reverse(
+            "manage:round_start", kwargs={"championship_slug": rm.slug, "round_key": round_.key}
+        )
     return reverse(
-        "control:heat_start", kwargs={"slug": rm.slug, "round": round_.key, "heat": heat}
+        "manage:heat_start",
+        kwargs={"championship_slug": rm.slug, "round_key": round_.key, "heat_key": heat},
     )
 
 

@@ -73,13 +73,15 @@ def finish(live, entry, minutes, by=None):
 
 def dashboard_url(live):
     return reverse(
-        "judging:dashboard", kwargs={"slug": live.championship.slug, "round": live.round.key}
+        "manage:dashboard",
+        kwargs={"championship_slug": live.championship.slug, "round_key": live.round.key},
     )
 
 
 def correct_url(live):
     return reverse(
-        "judging:correct", kwargs={"slug": live.championship.slug, "round": live.round.key}
+        "manage:dashboard_correct",
+        kwargs={"championship_slug": live.championship.slug, "round_key": live.round.key},
     )
 
 

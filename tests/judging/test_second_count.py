@@ -320,7 +320,9 @@ def head_client(client, counting):
 
 
 def dashboard_url(ctx):
-    return reverse("judging:dashboard", kwargs={"slug": "sm-count", "round": ctx["round"].key})
+    return reverse(
+        "manage:dashboard", kwargs={"championship_slug": "sm-count", "round_key": ctx["round"].key}
+    )
 
 
 def test_the_dashboard_shows_counting_progress_and_hides_a_first_count(counting, head_client):
@@ -349,7 +351,10 @@ def test_the_dashboard_shows_counting_progress_and_hides_a_first_count(counting,
 def test_the_head_judge_decides_on_the_dashboard_with_a_reason(counting, head_client):
     record(counting, "anna", pieces_placed=250)
     record(counting, "bo", pieces_placed=260)
-    url = reverse("judging:correct", kwargs={"slug": "sm-count", "round": counting["round"].key})
+    url = reverse(
+        "manage:dashboard_correct",
+        kwargs={"championship_slug": "sm-count", "round_key": counting["round"].key},
+    )
     entry = counting["entries"][0]
     form = {"entry": entry.pk, "status": "unfinished", "pieces_placed": 255, "missing_lost": 0}
     refused = head_client.post(url, {**form, "reason": ""})

@@ -359,12 +359,16 @@ def test_a_later_start_only_for_a_seat_at_this_table(client, live):
 
 def dashboard_url(live):
     return reverse(
-        "judging:dashboard", kwargs={"slug": live.championship.slug, "round": live.round.key}
+        "manage:dashboard",
+        kwargs={"championship_slug": live.championship.slug, "round_key": live.round.key},
     )
 
 
 def mark_url(live):
-    return reverse("judging:mark", kwargs={"slug": live.championship.slug, "round": live.round.key})
+    return reverse(
+        "manage:dashboard_mark",
+        kwargs={"championship_slug": live.championship.slug, "round_key": live.round.key},
+    )
 
 
 def test_the_dashboard_is_for_head_judges_and_organisers(client, live, judge):
@@ -465,7 +469,10 @@ def test_a_mark_the_service_refuses_is_a_message(client, championship):
     entry = factories.entry(individual)  # not seated in the round
     client.force_login(factories.role(championship, Role.HEAD_JUDGE))
     response = client.post(
-        reverse("judging:mark", kwargs={"slug": championship.slug, "round": round_.key}),
+        reverse(
+            "manage:dashboard_mark",
+            kwargs={"championship_slug": championship.slug, "round_key": round_.key},
+        ),
         {"entry": entry.pk, "kind": "dns", "reason": "Absent"},
         follow=True,
     )
@@ -514,7 +521,7 @@ def dm_heat_started(minutes_ago, *, checked_in=(True, True, False)):
     rounds.heat_start(heat=heat, at=timezone.now() - timedelta(minutes=minutes_ago))
     head = factories.role(championship, Role.HEAD_JUDGE)
     dashboard = reverse(
-        "judging:dashboard", kwargs={"slug": championship.slug, "round": round_.key}
+        "manage:dashboard", kwargs={"championship_slug": championship.slug, "round_key": round_.key}
     )
     return SimpleNamespace(round=round_, entries=entries, head=head, dashboard=dashboard)
 
@@ -531,7 +538,10 @@ def test_dm_flags_an_entrant_not_arrived_10_minutes_after_the_start(client):
 def test_one_tap_disqualifies_the_late_entrant_with_the_reason(client):
     late = dm_heat_started(11)
     client.force_login(late.head)
-    mark = reverse("judging:mark", kwargs={"slug": "dm-late", "round": late.round.key})
+    mark = reverse(
+        "manage:dashboard_mark",
+        kwargs={"championship_slug": "dm-late", "round_key": late.round.key},
+    )
     page = client.get(late.dashboard).text
     reason = re.search(r'name="reason" value="([^"]+)"', page).group(1)
     client.post(mark, {"entry": late.entries[2].pk, "kind": "dsq", "reason": reason})
@@ -566,6 +576,7 @@ def test_rogaland_flags_no_late_arrivals(client, live, judge):
     head = factories.role(live.championship, Role.HEAD_JUDGE)
     client.force_login(head)
     dashboard = reverse(
-        "judging:dashboard", kwargs={"slug": live.championship.slug, "round": live.round.key}
+        "manage:dashboard",
+        kwargs={"championship_slug": live.championship.slug, "round_key": live.round.key},
     )
     assert client.get(dashboard).context["board"].late == []

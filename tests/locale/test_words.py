@@ -95,7 +95,10 @@ def judge_page(client, championship, table, role=Role.HEAD_JUDGE):
 def control_room(client, championship, round_):
     client.force_login(factories.role(championship, Role.ORGANISER))
     return client.get(
-        reverse("control:round_control", kwargs={"slug": championship.slug, "round": round_.key})
+        reverse(
+            "manage:round_control",
+            kwargs={"championship_slug": championship.slug, "round_key": round_.key},
+        )
     )
 
 
@@ -164,8 +167,11 @@ def test_the_dashboards_confirmed_mark_is_not_its_counter(client, running):
     }
     client.force_login(factories.role(running["championship"], Role.HEAD_JUDGE))
     url = reverse(
-        "judging:dashboard",
-        kwargs={"slug": running["championship"].slug, "round": running["final"].key},
+        "manage:dashboard",
+        kwargs={
+            "championship_slug": running["championship"].slug,
+            "round_key": running["final"].key,
+        },
     )
     with lent("nb", words):
         text = speak(client, "nb").get(url).text
@@ -197,9 +203,11 @@ def test_every_page_calls_the_heat_heat_a(client, running):
     filtered = client.get(f"/{slug}/results/{final.key}/?heat=b").text
     assert "Finale – Heat B</h1>" in filtered  # the printed list, in the championship's nb
     client.force_login(factories.role(championship, Role.ORGANISER))
-    dashboard = client.get(reverse("judging:dashboard", kwargs={"slug": slug, "round": final.key}))
+    dashboard = client.get(
+        reverse("manage:dashboard", kwargs={"championship_slug": slug, "round_key": final.key})
+    )
     assert re.search(r'<h2 id="heat-a">Heat A <span', dashboard.text)
-    manage = client.get(reverse("control:manage", kwargs={"slug": slug})).text
+    manage = client.get(reverse("manage:control_room", kwargs={"championship_slug": slug})).text
     assert ">Heat A</a> – " in manage and ">Heat B</a> – " in manage
 
 
@@ -287,7 +295,8 @@ def test_the_seating_says_the_start_the_nordic_way_and_the_zone_in_words(client,
         scheduled_start=datetime(2026, 11, 30, 18, 52, tzinfo=UTC)  # 19:52 in Oslo
     )
     url = reverse(
-        "control:seating", kwargs={"slug": running["championship"].slug, "round": final.key}
+        "control:seating",
+        kwargs={"championship_slug": running["championship"].slug, "round_key": final.key},
     )
     text = speak(client, "en").get(url).text
     assert "Starts Mon 30 Nov 19:52 (Norwegian time)" in text
@@ -445,7 +454,9 @@ def test_the_public_sees_the_presets_title_not_its_code(client, running):
     assert "follows the Rogalandsmesterskapet i hurtigpusling rules" in text
     assert "(rogaland)" not in text
     client.force_login(factories.role(championship, Role.ORGANISER))
-    manage = client.get(reverse("control:manage", kwargs={"slug": championship.slug})).text
+    manage = client.get(
+        reverse("manage:control_room", kwargs={"championship_slug": championship.slug})
+    ).text
     assert "Rules: Rogalandsmesterskapet i hurtigpusling" in manage and "(rogaland)" not in manage
 
 

@@ -51,9 +51,7 @@ def test_a_scanned_code_shows_the_entry_to_check_in_with_one_tap(client, desk):
     # The full page (a phone's camera app opened the code) has the entry on top.
     page = client.get(url).content.decode()
     assert page.index("Liten Ung") < page.index('id="checkin-results"')
-    answer = client.post(
-        reverse("registration:organiser_checkin_entry", args=[championship.slug, entry.pk])
-    )
+    answer = client.post(reverse("manage:checkin_entry", args=[championship.slug, entry.pk]))
     assert answer.status_code == 302
     entry.refresh_from_db()
     assert entry.checked_in_at is not None
@@ -63,7 +61,7 @@ def test_a_made_up_or_foreign_code_finds_nothing(client, desk):
     championship, entry = desk
     other = factories.championship()
     foreign = factories.entry(other.categories.get(kind="individual"))
-    base = reverse("registration:organiser_checkin", args=[championship.slug]) + "code/"
+    base = reverse("manage:checkin", args=[championship.slug]) + "code/"
     for code in (f"{entry.pk}:forged", str(entry.pk), checkin.checkin_code(foreign), "%00"):
         answer = client.get(f"{base}{code}/?scanned=1")
         assert answer.status_code == 404, code

@@ -65,12 +65,12 @@ def test_the_organiser_sets_it_and_the_card_only_says_there_is_one(client, seate
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     client.force_login(factories.role(championship, ChampionshipRole.Role.ORGANISER))
     client.post(
-        reverse("registration:organiser_judge_note", args=[championship.slug, entry.pk]),
+        reverse("manage:entry_judge_note", args=[championship.slug, entry.pk]),
         {"judge_note": NOTE},
     )
     entry.refresh_from_db()
     assert entry.judge_note == NOTE
-    cards = client.get(reverse("control:cards", args=[championship.slug, final.key]))
+    cards = client.get(reverse("manage:cards", args=[championship.slug, final.key]))
     text = cards.content.decode()
     assert NOTE not in text
     # The cards speak the championship's language (Norwegian here).

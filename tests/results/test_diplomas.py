@@ -104,7 +104,7 @@ def entry_of(round_: Round, name: str):
 
 
 def diplomas_url(round_: Round, **query) -> str:
-    url = reverse("control:round_diplomas", args=[round_.championship.slug, round_.key])
+    url = reverse("manage:round_diplomas", args=[round_.championship.slug, round_.key])
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 
@@ -300,7 +300,7 @@ def test_a_round_not_yet_official_prints_no_diplomas(client, english, championsh
     assert diplomas.diploma_results(final) == []
     client.force_login(organiser)
     response = client.get(diplomas_url(final), follow=True)
-    control = reverse("control:round_control", args=[championship.slug, final.key])
+    control = reverse("manage:round_control", args=[championship.slug, final.key])
     assert response.redirect_chain == [(control, 302)]
     assert "Diplomas are printed once the round&#x27;s results are official." in (
         response.content.decode()
@@ -329,7 +329,7 @@ def test_the_control_page_links_the_diplomas_once_official(client, english, cham
     organiser = factories.role(championship, ChampionshipRole.Role.ORGANISER, username="orga")
     final = run(championship, sign_off=False)
     client.force_login(organiser)
-    control = reverse("control:round_control", args=[championship.slug, final.key])
+    control = reverse("manage:round_control", args=[championship.slug, final.key])
     assert "Diplomas (A4)" not in client.get(control).content.decode()
     signed_off(final)
     page = client.get(control).content.decode()

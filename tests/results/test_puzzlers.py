@@ -349,7 +349,7 @@ def test_the_organiser_ranks_from_history_previews_and_it_seeds_the_round(client
     individual = now.categories.get(kind="individual")
     first = individual.rounds.order_by("order").first()
     client.force_login(factories.role(now, ChampionshipRole.Role.ORGANISER))
-    url = reverse("control:round_ranking", args=[now.slug, first.key])
+    url = reverse("manage:round_ranking", args=[now.slug, first.key])
     page = client.get(url).content.decode()
     assert "From earlier championships on this site" in page
     sources = history_sources(individual)
@@ -450,7 +450,7 @@ def test_a_stranger_with_someones_address_takes_neither_her_page_nor_her_seeding
     first = individual.rounds.order_by("order").first()
     client.force_login(factories.role(later, ChampionshipRole.Role.ORGANISER))
     client.cookies["django_language"] = "en"
-    url = reverse("control:round_ranking", args=[later.slug, first.key])
+    url = reverse("manage:round_ranking", args=[later.slug, first.key])
     sources = [source.pk for source in history_sources(individual)]
     assert client.post(url, {"action": "history", "sources": sources}).status_code == 302
     preview = client.get(url).content.decode()
@@ -470,7 +470,7 @@ def test_the_history_preview_shows_who_each_entry_was_recognised_by(client, hist
     factories.entry(individual, members=[mother], registered_at=datetime(2026, 1, 2, tzinfo=UTC))
     client.force_login(factories.role(now, ChampionshipRole.Role.ORGANISER))
     client.cookies["django_language"] = "en"
-    url = reverse("control:round_ranking", args=[now.slug, first.key])
+    url = reverse("manage:round_ranking", args=[now.slug, first.key])
     sources = [source.pk for source in history_sources(individual)]
     client.post(url, {"action": "history", "sources": sources})
     preview = client.get(url).content.decode()

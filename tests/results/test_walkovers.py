@@ -187,7 +187,7 @@ def test_marking_a_walkover_on_an_entry_with_results_ranks_every_round_anew(clie
     client.force_login(organiser)
     e1 = Entry.objects.get(ref="e1")
     response = client.post(
-        reverse("registration:organiser_walkover", kwargs={"slug": SLUG, "pk": e1.pk}),
+        reverse("manage:entry_walkover", kwargs={"championship_slug": SLUG, "pk": e1.pk}),
         {"reason": "Did not come back for the final"},
         follow=True,
     )
@@ -203,7 +203,7 @@ def test_marking_a_walkover_on_an_entry_with_results_ranks_every_round_anew(clie
     assert final["e2"][:4] == (1, 1, False, 1)
 
     client.post(
-        reverse("registration:organiser_walkover", kwargs={"slug": SLUG, "pk": e1.pk}),
+        reverse("manage:entry_walkover", kwargs={"championship_slug": SLUG, "pk": e1.pk}),
         {"undo": "1"},
     )
     assert standing("individual-prelim")["e1"][:3] == (1, 1, True)

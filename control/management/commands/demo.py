@@ -66,7 +66,7 @@ class Command(BaseCommand):
         for round_ in running:
             write(
                 f"    cards of the running round: "
-                f"{here}{reverse('control:cards', args=[championship.slug, round_.key])}"
+                f"{here}{reverse('manage:cards', args=[championship.slug, round_.key])}"
             )
         if table is not None:
             table_url = here + table.get_absolute_url()
@@ -75,7 +75,7 @@ class Command(BaseCommand):
         write(f"  {open_championship.name}: registration open until {deadline:%Y-%m-%d}")
         write(f"    {here}{open_championship.get_absolute_url()}")
         write(f"  organiser area: {here}/{championship.slug}/manage/   admin: {here}/admin/")
-        write(f"  new championship (as 'organiser'): {here}{reverse('control:new')}")
+        write(f"  new championship (as 'organiser'): {here}{reverse('new')}")
         write("")
         write(f"  Log in at {here}/accounts/login/ as")
         for username, password in result.passwords.items():
