@@ -4,7 +4,8 @@
  * Served at /t/sw.js (judging.views.service_worker), so its scope is every table
  * page under /t/. A table page is fetched from the network first; when that fails
  * (no network, a server error, or too long a wait while a copy is at hand), the
- * copy kept from the last visit is shown. Its static files (judge.js, rules.js, the CSS) are kept the same way.
+ * copy kept from the last visit is shown. Its static files (the modules of judging/judge/,
+ * rules.js, the CSS) are kept the same way.
  * Nothing else is touched: captures, the clock and the table's state go to the
  * network as always, and the queue in localStorage does the rest.
  *
