@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import parsers
 from rest_framework.exceptions import APIException, ParseError
 
-from championship import jsonbounds
+from core import jsonbounds
 
 JSON_BODY_MAX_BYTES = 1024 * 1024
 JSON_MAX_DEPTH = jsonbounds.MAX_DEPTH

@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from championship.form_fields import StorableJSONField
 from championship.models import (
     Category,
     Championship,
@@ -28,6 +27,7 @@ from championship.models import (
     Table,
 )
 from championship.permissions import championships_of
+from core.form_fields import StorableJSONField
 
 RelatedOnly = admin.RelatedOnlyFieldListFilter
 

@@ -2,7 +2,7 @@
 
 A table's QR code encodes the absolute address of ``/t/<token>/`` (the judge's
 page of the table): on ``SITE_URL`` when set, else on the address the organiser
-opened the cards at (see ``championship.site_url``). Error correction M keeps
+opened the cards at (see ``core.site_url``). Error correction M keeps
 a card readable with a coffee stain on it; the quiet zone (four modules, as the
 QR standard asks) keeps it readable on a busy table cloth.
 """
@@ -18,8 +18,8 @@ import qrcode.image.svg
 from django.http import HttpRequest
 from django.urls import reverse
 
-from championship import site_url
 from championship.models import Table
+from core import site_url
 
 QUIET_ZONE = 4  # modules, the minimum of ISO/IEC 18004
 ERROR_CORRECTION = qrcode.constants.ERROR_CORRECT_M

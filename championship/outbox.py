@@ -40,8 +40,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from championship import site_url
 from championship.models import Championship, OutgoingMail
+from core import site_url
 
 logger = logging.getLogger(__name__)
 

@@ -48,8 +48,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from championship import outbox, site_url, staff
+from championship import outbox, staff
 from championship.models import Championship, ChampionshipRole, OutgoingMail, SignInLink
+from core import site_url
 
 logger = logging.getLogger(__name__)
 

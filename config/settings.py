@@ -9,8 +9,8 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from championship import country_names, lan
 from config import env
+from core import country_names, lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = os.environ
@@ -21,7 +21,7 @@ ALLOWED_HOSTS = env.allowed_hosts(ENV, DEBUG, lan.lan_address)
 CSRF_TRUSTED_ORIGINS = env.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "championship.admin_apps.ChampionshipAdminConfig",  # django.contrib.admin, its own site
+    "core.admin_apps.ChampionshipAdminConfig",  # django.contrib.admin, its own site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_countries",
     "axes",
+    "core",
     "championship",
     "registration",
     "judging",
@@ -52,11 +53,11 @@ MIDDLEWARE = [
     "results.middleware.UnchangedPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Norwegian browsers (no, nn, no-NO) get bokmål rather than English.
-    "championship.middleware.NorwegianMiddleware",
+    "core.middleware.NorwegianMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Lets a mail queued deep in a service link back to the address the request came in at.
-    "championship.site_url.CurrentRequestMiddleware",
+    "core.site_url.CurrentRequestMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -64,7 +65,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "championship.middleware.ChampionshipMiddleware",
     # After the championship's language is active, so that a 429 speaks it.
-    "championship.throttle.ThrottleMiddleware",
+    "core.throttle.ThrottleMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its answer.
     "axes.middleware.AxesMiddleware",
@@ -115,18 +116,18 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.env_int(ENV, "LOGIN_COOLOFF_MINUTES", 
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # A failed login is recorded under its username cut to the column's length: a
 # stranger's 300-character "username" is refused like any other, never a 500.
-AXES_USERNAME_CALLABLE = "championship.throttle.axes_username"
+AXES_USERNAME_CALLABLE = "core.throttle.axes_username"
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 # The client's address: behind this many proxies, read from X-Forwarded-For
-# (championship/client_ip.py); with none, the connection's own. Lock-outs, the
+# (core/client_ip.py); with none, the connection's own. Lock-outs, the
 # throttles and DRF all count clients by it.
 TRUSTED_PROXY_COUNT = env.trusted_proxy_count(ENV)
-AXES_CLIENT_IP_CALLABLE = "championship.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "core.client_ip.client_ip"
 
-# Public POSTs counted per client in the shared cache (championship/throttle.py):
+# Public POSTs counted per client in the shared cache (core/throttle.py):
 # generous enough for a registration rush from one venue's network.
 THROTTLE_ENABLED = env.env_bool(ENV, "THROTTLE_ENABLED", True)
 THROTTLE_RATES = {
@@ -153,8 +154,8 @@ LANGUAGES = [
     ("da", _("Danish")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Dates in each language's own way (championship/formats/), named in templates.
-FORMAT_MODULE_PATH = "championship.formats"
+# Dates in each language's own way (core/formats/), named in templates.
+FORMAT_MODULE_PATH = "core.formats"
 # Country names django-countries leaves in English in nb, sv or da: our catalogues say them.
 COUNTRIES_OVERRIDE = country_names.OVERRIDE
 LANGUAGE_COOKIE_SAMESITE = "Lax"
@@ -171,7 +172,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "core.static_storage.StaticFilesStorage"
         )
     },
 }
@@ -195,7 +196,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # Any DRF throttle counts the same client as championship/client_ip.py.
+    # Any DRF throttle counts the same client as core/client_ip.py.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {

@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from championship import bounds, submissions
-from championship.form_fields import IdsField
 from championship.models import Category, Heat, Round
 from championship.rules.seating import SEEDING, allowed_orders
 from control import rounds
 from control.rounds import SeatingPlan
+from core.form_fields import IdsField
 
 # Forms -----------------------------------------------------------------------------------------
 

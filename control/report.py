@@ -46,7 +46,6 @@ from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 
-from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat
 from control.report_figures import (
     MINUTE_MS,
@@ -56,6 +55,7 @@ from control.report_figures import (
     median_ms,
     summarise,
 )
+from core.l10n import format_duration
 from judging.models import Capture
 from results.models import Result
 

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from championship.l10n import format_duration
 from championship.models import Heat
+from core.l10n import format_duration
 from results.models import Result
 
 MINUTE_MS = 60_000

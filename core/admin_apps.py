@@ -1,7 +1,7 @@
-"""Django's admin, installed with the project's site (``championship.admin_site``)."""
+"""Django's admin, installed with the project's site (``core.admin_site``)."""
 
 from django.contrib.admin.apps import AdminConfig
 
 
 class ChampionshipAdminConfig(AdminConfig):
-    default_site = "championship.admin_site.ChampionshipAdminSite"
+    default_site = "core.admin_site.ChampionshipAdminSite"

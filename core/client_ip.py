@@ -8,7 +8,7 @@ vouches for) and is never used. With no trusted proxy, the client is the
 connection's own address, ``REMOTE_ADDR``.
 
 Login lock-outs (django-axes), the throttles of public forms
-(``championship.throttle``) and the API all take the address from here.
+(``core.throttle``) and the API all take the address from here.
 """
 
 import ipaddress

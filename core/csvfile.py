@@ -42,7 +42,7 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from championship import jsonbounds
+from core import jsonbounds
 
 BOM = "\ufeff"
 # Languages whose spreadsheets split CSV lines at semicolons.

@@ -7,7 +7,7 @@ import json
 from django import forms
 from django.core.exceptions import ValidationError
 
-from championship import jsonbounds
+from core import jsonbounds
 
 # The longest id a database integer column holds without overflowing (SQLite and
 # PostgreSQL's bigint hold 19 digits; 18 leaves no doubt).
@@ -34,7 +34,7 @@ class IdsField(forms.ModelMultipleChoiceField):
 
 
 class StorableJSONField(forms.JSONField):
-    """A ``JSONField`` whose text a database can store (``championship.jsonbounds``).
+    """A ``JSONField`` whose text a database can store (``core.jsonbounds``).
 
     A NUL character or a lone surrogate, written as ``\\u0000`` or ``\\ud800`` in
     the JSON, is refused with a message. The refused value is shown back with

@@ -18,12 +18,12 @@ from __future__ import annotations
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 
-from championship.process_cache import Store
+from core.process_cache import Store
 
 # Made once per database vendor and model (and table alias): the hot paths use them for every
 # request. A few dozen at most; the size is only the stores' one policy.
-_plans: Store[tuple[list, list[str], int]] = Store("championship.sql.plans", size=256)
-_select_lists: Store[str] = Store("championship.sql.select_lists", size=256)
+_plans: Store[tuple[list, list[str], int]] = Store("core.sql.plans", size=256)
+_select_lists: Store[str] = Store("core.sql.select_lists", size=256)
 
 
 def select_list(model: type[Model], alias: str) -> str:

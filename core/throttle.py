@@ -3,7 +3,7 @@
 The forms anyone can post to without an account (registration and its live
 check, password reset, an entry's private manage link, a staff member's sign-in
 link) and the registration API are counted per client address
-(``championship.client_ip``) in the shared cache, with django-ratelimit's
+(``core.client_ip``) in the shared cache, with django-ratelimit's
 counters. Each view counts against a group of limits,
 ``settings.THROTTLE_RATES[group]``, such as 30 a minute and 300 an hour: the
 registration form and the registration API share one, so a client registers at
@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
-from championship.client_ip import client_ip
+from core.client_ip import client_ip
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +156,7 @@ def too_many_requests(request: HttpRequest, wait: int) -> HttpResponse:
 
 
 # Connected when the middleware is loaded, before any request is answered.
-@receiver(user_locked_out, dispatch_uid="championship.throttle.log_lock_out")
+@receiver(user_locked_out, dispatch_uid="core.throttle.log_lock_out")
 def log_lock_out(sender, request, ip_address=None, **kwargs):
     """Log a login refused for repeated failures, with the client's address and the URL name.
 

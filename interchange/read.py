@@ -1,6 +1,6 @@
 """Check a whole document before anything is written: the championship, tables and persons.
 
-First its bounds (``championship.jsonbounds``), then its shape against the
+First its bounds (``core.jsonbounds``), then its shape against the
 published schema (``interchange.schema``), then here and in
 ``interchange.read_competition`` what a schema cannot say: unique keys and ids,
 references between them, time zones, e-mail addresses, dates within their
@@ -16,9 +16,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from championship import bounds, jsonbounds, presets, rulesets
+from championship import bounds, presets, rulesets
 from championship.models import RESERVED_SLUGS
 from championship.rules import identity
+from core import jsonbounds
 from interchange import schema
 from interchange.export import _moment
 from interchange.format import MAIL_FLAGS, InterchangeError

@@ -13,10 +13,10 @@ from datetime import tzinfo
 from typing import Any
 
 from championship import rulesets
-from championship.l10n import format_duration
 from championship.models import Round
 from championship.rules import identity, timing
 from championship.rules.advancement import Advance, AdvancementError
+from core.l10n import format_duration
 from interchange.format import (
     ATTEMPT_FIELDS,
     CATEGORY_MEMBERS,

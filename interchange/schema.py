@@ -30,7 +30,7 @@ is an ``int`` or a ``float`` (not a ``bool`` or a ``Decimal``); ``uniqueItems``
 is checked in one pass (the library's compares every pair of items it cannot
 sort: minutes for a long list of objects).
 
-A document is checked after ``championship.jsonbounds``: its depth is bounded,
+A document is checked after ``core.jsonbounds``: its depth is bounded,
 so the check cannot recurse deeply, and its numbers are plain.
 """
 

@@ -20,7 +20,7 @@ from django.core.validators import validate_email
 from django.utils import timezone
 
 from championship import bounds
-from championship.l10n import parse_duration
+from core.l10n import parse_duration
 from interchange.format import FEE_MAX, InterchangeError
 
 

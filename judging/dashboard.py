@@ -10,8 +10,8 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat
+from core.l10n import format_duration
 from judging.models import Capture
 from judging.selectors import seat_label
 from registration.models import Entry

@@ -2,7 +2,7 @@
 
 Every capture runs them, under the round's lock, so they are on the path of
 every tap. Each says why the ORM is not enough and what writing it out gained,
-as measured. Tables and columns come from the models (``championship.sql``,
+as measured. Tables and columns come from the models (``core.sql``,
 each field's ``column``); each statement is written once per database vendor
 and way of naming the round or the entry.
 """
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from championship import sql
 from championship.models import Category, Championship, ChampionshipRole, Heat, Round, Seat
+from core import sql
 from judging.models import Capture
 from registration.models import Entry
 from results.models import Result

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from championship.models import Heat, Seat, Table
-from championship.tokens import is_token
+from core.tokens import is_token
 from judging.models import Capture
 from results.models import CountState, Result
 

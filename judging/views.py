@@ -5,7 +5,7 @@ heat, and a service worker (``service_worker``) keeps the page for a reload whil
 the venue's network is down.
 
 Times themselves are recorded by the phone through the capture API
-(``POST /api/v1/championships/<slug>/captures/``, see ``static/judging/judge.js``):
+(``POST /api/v1/championships/<slug>/captures/``, see ``static/judging/judge/queue.js``):
 the page only shows the table and gives the phone what it needs.
 """
 
@@ -28,10 +28,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from championship.errors import RoundStateError
-from championship.l10n import parse_duration
 from championship.middleware import activate
 from championship.models import ChampionshipRole, Round
 from championship.permissions import has_role, role_required
+from core.l10n import parse_duration
 from judging import selectors, services
 from judging.capture_kinds import CaptureConflict, CaptureForbidden, CaptureInput
 from judging.dashboard import round_dashboard, seated_entries
@@ -256,7 +256,11 @@ def table_state(request, token):
 # The judge's pages are kept for when the venue's network is down; these static files with them.
 PHONE_ASSETS = (
     "js/server_clock.js",
-    "judging/judge.js",
+    "judging/judge/main.js",
+    "judging/judge/queue.js",
+    "judging/judge/merge.js",
+    "judging/judge/render.js",
+    "judging/judge/text.js",
     "judging/rules.js",
     "css/app.css",
     "js/app.js",

@@ -17,8 +17,9 @@ from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
 
-from championship import cards, outbox, site_url
+from championship import cards, outbox
 from championship.models import Championship, OutgoingMail
+from core import site_url
 from registration.models import Entry
 
 SALT = "registration.checkin"

@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 from django_countries import countries
 
-from championship import csvfile
+from core import csvfile
 from registration.models import Entry
 
 EXPORT_COLUMNS = (

@@ -1,5 +1,5 @@
 """The organiser's export of the entries: one row per entry, its columns (``EXPORT_COLUMNS``),
-then ``member1_name`` … ``member4_publish_consent``. Written by ``championship.csvfile``:
+then ``member1_name`` … ``member4_publish_consent``. Written by ``core.csvfile``:
 for an nb, sv or da championship separated by semicolons with a byte-order mark, so that
 a Nordic Excel opens it as columns and reads æ, ø, å, ä and ö right; for an en one by commas."""
 

@@ -3,7 +3,7 @@ and confirmation.
 
 import
     A file whose header names the export's columns, or common aliases of them
-    (``registration.csv_columns``), read by ``championship.csvfile`` (UTF-8 with
+    (``registration.csv_columns``), read by ``core.csvfile`` (UTF-8 with
     or without the byte-order mark, or Windows-1252; commas, semicolons or tabs).
     Every row's cells are checked by the row's forms (``registration.csv_forms``),
     then the row with the registration's own rules, before anything is saved; the
@@ -29,9 +29,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from championship import csvfile
 from championship.models import Category, Championship
 from championship.rules import eligibility, identity
+from core import csvfile
 from registration import csv_forms, validation
 from registration.csv_columns import FORMULA_STARTS, MAX_ROWS, NO, YES, Column, map_header
 from registration.models import Entry, Question, StoredImport

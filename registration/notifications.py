@@ -14,8 +14,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from championship import outbox, site_url
+from championship import outbox
 from championship.models import OutgoingMail
+from core import site_url
 from registration import addresses
 from registration.models import Entry, EntryMember, Person, email_key
 

@@ -20,8 +20,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championship import csvfile
 from championship.permissions import organiser_required
+from core import csvfile
 from registration import (
     csv_columns,
     csv_export,
@@ -395,7 +395,7 @@ EXPORT_DIALECTS = {"comma": csvfile.COMMA, "semicolon": csvfile.SEMICOLON}
 def export(request, championship):
     """Download the entries as CSV: one category (``?category=``) or all of them.
 
-    The file is in the championship's dialect (``championship.csvfile``): semicolons
+    The file is in the championship's dialect (``core.csvfile``): semicolons
     and a byte-order mark for nb, sv and da, commas for en; ``?delimiter=comma`` or
     ``semicolon`` asks for the other one.
     """

@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from championship.form_fields import IdsField
 from championship.models import Category
 from championship.permissions import organiser_required
+from core.form_fields import IdsField
 from registration import questions as questions_services
 from registration.models import Question
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from championship.l10n import money
+from core.l10n import money
 from registration.models import Entry
 
 REFERENCE = "{reference}"

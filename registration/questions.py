@@ -9,7 +9,7 @@ question
 answers
     Stored on the entry by the question's id (``Entry.answers``): a string, a
     list of strings, or true/false. A text holds no character that a database
-    cannot store (``championship.jsonbounds``). The entrant changes them through
+    cannot store (``core.jsonbounds``). The entrant changes them through
     the private link as long as the entry's details can be changed.
 """
 
@@ -23,8 +23,8 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
 
-from championship import jsonbounds
 from championship.models import Category, Championship
+from core import jsonbounds
 from registration.models import Entry, Question
 
 Kind = Question.Kind

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from championship import jsonbounds
 from championship.models import Category, new_token
+from core import jsonbounds
 from registration import notifications, questions, signals
 from registration.models import Entry, EntryMember, Person, email_key
 from registration.validation import (

@@ -16,7 +16,7 @@ from championship import cards
 from championship import selectors as championship_selectors
 from championship.models import Category, Seat
 from championship.permissions import get_championship
-from championship.tokens import is_token
+from core.tokens import is_token
 from registration import checkin, deadlines, notifications, places, services, validation
 from registration.forms import EntryForm, member_formset
 from registration.models import AddressState, Entry

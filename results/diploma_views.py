@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 
 from championship.middleware import activate, finds_own_championship
 from championship.models import Round
-from championship.tokens import is_token
+from core.tokens import is_token
 from registration.models import Entry, Person
 from results import selectors
 from results.diplomas import (

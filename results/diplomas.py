@@ -38,8 +38,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from championship import cards, site_url
+from championship import cards
 from championship.models import Round
+from core import site_url
 from results.models import Result
 from results.selectors import pieces_per_minute, round_date, standings_queryset
 from results.services import standings_ensure

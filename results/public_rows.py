@@ -20,10 +20,10 @@ from typing import NamedTuple
 
 from django.urls import reverse
 
-from championship.l10n import format_duration
 from championship.models import Round
-from championship.process_cache import Store
 from championship.scoring import SHOWN_FIELDS
+from core.l10n import format_duration
+from core.process_cache import Store
 from registration.models import name_may_be_published
 from results import queries
 from results.models import Result

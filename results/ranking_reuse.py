@@ -11,7 +11,7 @@ usual case, leaves every standing before it as it was.
 
 The rulebook's ``ranking.rank`` stays a plain function; ``Kept.rank`` gives the
 same standings (a Hypothesis property holds it to ``rank``). The kept rounds are
-a process cache (``championship.process_cache``): a round missing is ranked from
+a process cache (``core.process_cache``): a round missing is ranked from
 nothing.
 """
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import NamedTuple
 
-from championship.process_cache import Store
 from championship.rules import ranking
+from core.process_cache import Store
 
 
 class Last(NamedTuple):

@@ -18,7 +18,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
-from championship.process_cache import Store
+from core.process_cache import Store
 
 # The row's fields the cell templates (``CELL_TEMPLATES``) read, besides the entry's.
 ROW_KEY = (

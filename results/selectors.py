@@ -8,9 +8,9 @@ from functools import partial
 from django.db.models import Prefetch
 
 from championship import bounds
-from championship.l10n import format_duration
 from championship.models import Heat, Round, Seat
 from championship.scoring import entry_is_official
+from core.l10n import format_duration
 from registration.models import Person
 from results import queries
 from results.live_poll import cached_once

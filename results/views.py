@@ -17,9 +17,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from championship import csvfile
 from championship.middleware import activate, finds_own_championship
 from championship.models import Championship, Round
+from core import csvfile
 from results import selectors
 from results.live_poll import (
     Polled,

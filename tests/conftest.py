@@ -124,11 +124,11 @@ def judge(championship):
 def empty_cache():
     """Start every test with empty caches: cached standings and rows are keyed by ids a test reuses.
 
-    Django's cache, and the process's own (``championship.process_cache``).
+    Django's cache, and the process's own (``core.process_cache``).
     """
     from django.core.cache import cache
 
-    from championship.process_cache import forget_all
+    from core.process_cache import forget_all
 
     cache.clear()
     forget_all()

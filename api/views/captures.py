@@ -26,10 +26,10 @@ from api.views.base import (
     PublicApiView,
     championship_or_404,
 )
-from championship import jsonbounds
-from championship.l10n import format_duration, parse_duration
 from championship.middleware import activate
 from championship.rules import timing
+from core import jsonbounds
+from core.l10n import format_duration, parse_duration
 from judging import capture_kinds
 from judging import services as judging_services
 

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from api import serializers
 from api.views.base import SLUG, TAG, ApiView
-from championship.tokens import is_token
+from core.tokens import is_token
 from registration import checkin, deadlines, services, validation
 from registration.models import Entry
 from registration.notifications import manage_url

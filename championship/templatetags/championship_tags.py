@@ -3,7 +3,8 @@
 from django import template
 from django.utils.translation import get_language_info, gettext
 
-from championship import l10n, presets, rulesets
+from championship import presets, rulesets
+from core import l10n
 
 register = template.Library()
 

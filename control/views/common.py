@@ -17,13 +17,13 @@ from championship.models import Championship, Heat, Round, Seat, Table
 from championship.rules.seating import SeatingError
 from championship.scoring import entry_is_official
 
-CONTROL = "championship/control_round.html"
-TABLES = "championship/control_tables.html"
-ROTATE = "championship/control_table_rotate.html"
-RANKING = "championship/control_ranking.html"
-CARDS = "championship/cards.html"
-SEATING = "championship/seating.html"
-START_CONFIRM = "championship/control_start_confirm.html"
+CONTROL = "control/round.html"
+TABLES = "control/tables.html"
+ROTATE = "control/table_rotate.html"
+RANKING = "control/ranking.html"
+CARDS = "control/cards.html"
+SEATING = "control/seating.html"
+START_CONFIRM = "control/start_confirm.html"
 REPORT = "control/round_report.html"
 
 SESSION_SEATING = "control.views.seating"

@@ -33,7 +33,7 @@ def _context(championship, screen_form=None, message_form=None) -> dict:
 @organiser_required
 def control_room(request, championship):
     """Show the organiser's control room of a championship."""
-    return render(request, "championship/manage.html", _context(championship))
+    return render(request, "control/control_room.html", _context(championship))
 
 
 @require_POST
@@ -58,7 +58,7 @@ def switch_screen(request, championship):
             messages.success(request, _("The venue screen follows within a few seconds."))
             return redirect("manage:control_room", championship_slug=championship.slug)
     messages.error(request, _("The venue screen is not switched: see the form."))
-    return render(request, "championship/manage.html", _context(championship, form))
+    return render(request, "control/control_room.html", _context(championship, form))
 
 
 @require_POST
@@ -111,4 +111,4 @@ def message(request, championship):
             )
             return redirect("manage:control_room", championship_slug=championship.slug)
     messages.error(request, _("The message is not sent: see the form."))
-    return render(request, "championship/manage.html", _context(championship, message_form=form))
+    return render(request, "control/control_room.html", _context(championship, message_form=form))

@@ -16,13 +16,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from championship import csvfile
-from championship.csvfile import CsvFileError
 from championship.models import Category, Round
 from championship.permissions import organiser_required
 from control.forms import MAX_RANKING_ROWS, HistoryRankingForm, RankingUploadForm
 from control.views.common import RANKING, SESSION_RANKING, round_or_404
 from control.views.round import control_url
+from core import csvfile
+from core.csvfile import CsvFileError
 from registration import services as registration_services
 from registration.models import AddressState, Entry, Person
 from results.puzzlers import history_ranking, history_sources

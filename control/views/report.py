@@ -9,12 +9,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from championship import csvfile
 from championship.permissions import Role, has_role, role_required
 from control import charts
 from control.report import THRESHOLDS, Flag, RoundReport, round_report
 from control.report_figures import MINUTE_MS, Summary
 from control.views.common import REPORT, round_or_404
+from core import csvfile
 
 TIME_FLAGS = (Flag.SLOWER, Flag.FASTER)
 

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from championship import l10n, presets, services
+from championship import presets, services
 from championship.errors import RoundStateError
 from championship.models import Championship, Round
 from championship.permissions import organiser_required
@@ -46,10 +46,11 @@ from control.setup_forms import (
     preset_initial,
     time_zones,
 )
+from core import l10n
 from registration import places
 
-NEW = "championship/new.html"
-EDIT = "championship/edit.html"
+NEW = "control/new.html"
+EDIT = "control/edit.html"
 CATEGORY_PREFIX = "category"
 STEP_ONE = ("preset", "name", "slug", "starts_at", "venue")
 

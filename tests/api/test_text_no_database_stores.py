@@ -15,8 +15,8 @@ from django.db import DataError, connection, transaction
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
-from championship import jsonbounds
 from championship.models import Championship, ChampionshipRole
+from core import jsonbounds
 from registration.models import Entry, Person, Question
 from tests import factories
 from tests.championship.test_admin import admin_url, change_form_data

@@ -4,8 +4,8 @@ import pytest
 from django.test import RequestFactory, override_settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from championship.client_ip import client_ip
 from config import env
+from core.client_ip import client_ip
 from tests import factories
 from tests.config.test_settings import run_manage
 
@@ -174,7 +174,7 @@ def test_the_lock_out_is_logged_with_the_clients_address(client, caplog):
         for _ in range(3):
             login(client, STRANGER, "wrong")
     assert any(
-        record.name == "championship.throttle"
+        record.name == "core.throttle"
         and record.getMessage()
         == f"Locked out logins from client {STRANGER} at login after repeated failures."
         for record in caplog.records

@@ -14,8 +14,8 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from championship import csvfile
 from championship.models import ChampionshipRole, Seat
+from core import csvfile
 from registration import services
 from registration.models import Entry
 from registration.validation import MemberData

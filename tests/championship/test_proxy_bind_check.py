@@ -9,7 +9,7 @@ can: gunicorn's own ``GUNICORN_CMD_ARGS``.
 import pytest
 from django.core import checks
 
-from championship.checks import gunicorn_binds, proxy_bind_check, reachable_from_anywhere
+from core.checks import gunicorn_binds, proxy_bind_check, reachable_from_anywhere
 from tests.config.test_settings import run_manage
 
 

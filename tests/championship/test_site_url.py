@@ -7,12 +7,13 @@ import pytest
 from django.core import checks, mail
 from django.urls import reverse
 
-from championship import cards, site_url
-from championship.checks import site_url_check
+from championship import cards
 from championship.models import Category, ChampionshipRole
 from championship.services import tables_create
 from config import env
 from control import rounds
+from core import site_url
+from core.checks import site_url_check
 from registration import services
 from registration.models import Entry
 from tests import factories

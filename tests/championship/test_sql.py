@@ -1,4 +1,4 @@
-"""Model instances read by written-out queries are those the ORM reads (``championship.sql``)."""
+"""Model instances read by written-out queries are those the ORM reads (``core.sql``)."""
 
 import uuid
 from datetime import timedelta
@@ -7,8 +7,8 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from championship import sql
 from championship.models import Category, Championship, Heat, Round, Seat
+from core import sql
 from registration.models import Entry
 from results.models import Result
 from tests import factories

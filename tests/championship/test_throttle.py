@@ -297,9 +297,9 @@ def test_a_throttled_client_is_logged_with_its_address_and_the_url_name(future, 
     venue = browser()
     for number in range(3):
         register(venue, future, number)
-    with caplog.at_level(logging.WARNING, logger="championship.throttle"):
+    with caplog.at_level(logging.WARNING, logger="core.throttle"):
         register(venue, future, 3)
-    (record,) = [r for r in caplog.records if r.name == "championship.throttle"]
+    (record,) = [r for r in caplog.records if r.name == "core.throttle"]
     assert record.levelno == logging.WARNING
     assert f"client {VENUE} at registration:register" in record.getMessage()
 
@@ -329,7 +329,7 @@ def test_with_the_cache_down_registration_goes_on_unthrottled(future):
 
 
 def test_every_throttled_view_has_limits_in_the_settings():
-    from championship.throttle import THROTTLED_VIEWS
+    from core.throttle import THROTTLED_VIEWS
 
     assert set(THROTTLED_VIEWS.values()) == set(settings.THROTTLE_RATES)
     assert all(settings.THROTTLE_RATES.values())

@@ -5,7 +5,7 @@ import signal
 
 import pytest
 
-from championship.worker import run_every
+from core.worker import run_every
 
 pytestmark = pytest.mark.django_db
 

@@ -20,11 +20,11 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api import parsers
-from championship import jsonbounds
 from championship.models import Championship, ChampionshipRole, Seat
 from championship.rulesets import CATEGORY_KINDS
 from control import rounds
 from control.setup_forms import CategorySetUpFormSet
+from core import jsonbounds
 from judging.models import Capture
 from registration import forms as registration_forms
 from registration.models import Entry

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from championship import lan
 from config import env
+from core import lan
 from tests.paths import ROOT
 
 MAKE = shutil.which("make")

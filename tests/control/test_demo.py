@@ -9,9 +9,9 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.utils import timezone
 
-from championship import lan
 from championship.models import Championship, ChampionshipRole, Heat, Table
 from control import demo
+from core import lan
 from judging.models import Capture
 from registration.models import Entry
 from registration.places import registration_state

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from championship.csvfile import CsvFileError, decode
 from championship.models import Championship
+from core.csvfile import CsvFileError, decode
 from interchange.format import InterchangeError
 from interchange.write import import_document
 from registration.csv_io import parse_entries

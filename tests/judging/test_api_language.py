@@ -15,9 +15,9 @@ from django.test import Client
 from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
-from championship.middleware import bokmal
 from championship.models import ChampionshipRole, Seat
 from control import rounds
+from core.middleware import bokmal
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -189,7 +189,15 @@ def test_the_service_worker_is_served_for_the_table_pages(client):
     assert response["Service-Worker-Allowed"] == "/t/"
     assert "no-cache" in response["Cache-Control"]
     text = response.content.decode()
-    for asset in ("judging/judge.js", "judging/rules.js", "css/app.css"):
+    for asset in (
+        "judging/judge/main.js",
+        "judging/judge/queue.js",
+        "judging/judge/merge.js",
+        "judging/judge/render.js",
+        "judging/judge/text.js",
+        "judging/rules.js",
+        "css/app.css",
+    ):
         assert f"/static/{asset}" in text
     assert "worker-src 'self'" in response["Content-Security-Policy"]
 

@@ -160,7 +160,7 @@ def test_a_judge_sees_the_entry_the_clock_and_the_time_button(client, live, judg
     assert seat["startMs"] == int(live.heat.started_at.timestamp() * 1000)
     strings = page_json(response, "judge-strings")
     assert strings["queued"] == "waiting for network — kept on this phone"
-    assert "static/judging/judge.js" in text
+    assert '<script type="module" src="/static/judging/judge/main.js">' in text
 
 
 def test_the_phone_strings_are_translated(client, live, judge):

@@ -23,9 +23,9 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import trans_real
 from django_countries import countries
 
-from championship import l10n
 from championship.models import Championship, ChampionshipRole, Heat, Round, Seat
 from control import rounds
+from core import l10n
 from judging.capture_kinds import CaptureInput
 from judging.dashboard import capture_values
 from judging.models import Capture

@@ -10,8 +10,8 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from championship import csvfile
 from championship.models import Category, ChampionshipRole
+from core import csvfile
 from registration import bulk, csv_columns, csv_export, csv_io, services
 from registration.models import Entry, Person
 from registration.validation import MemberData

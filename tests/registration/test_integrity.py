@@ -19,9 +19,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import F
 from django.utils import timezone
 
-from championship import csvfile
 from championship.models import ChampionshipRole, Round, Seat, Table
 from championship.services import organiser_account_set
+from core import csvfile
 from registration import bulk, csv_io, csv_jobs, services
 from registration.models import Entry, StoredImport
 from results.models import Result

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from championship import outbox
-from championship.worker import run_every
+from core.worker import run_every
 
 # The sign-in link's mail is finished by staff_links (it fills in the link's secret).
 from championship import staff_links  # noqa: F401  isort: skip

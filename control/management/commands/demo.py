@@ -2,9 +2,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from championship import lan
 from championship.models import Round, Table
 from control import demo
+from core import lan
 
 RULE = "=" * 72
 ANY_ADDRESS = {"0.0.0.0", "::", "[::]"}

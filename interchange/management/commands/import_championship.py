@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from championship import jsonbounds
 from championship.models import Heat, Round
+from core import jsonbounds
 from interchange.format import InterchangeError
 from interchange.write import import_document
 from registration.models import Entry
@@ -56,7 +56,7 @@ class Command(BaseCommand):
     def read(self, file: str):
         """Return the parsed document; refuse an unreadable file or bad JSON with exit code 2.
 
-        The JSON is read within ``championship.jsonbounds``: a document nested too
+        The JSON is read within ``core.jsonbounds``: a document nested too
         deep is refused before it is parsed, and a number out of range is left for
         the import to refuse with its path.
         """

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from championship.worker import run_every
+from core.worker import run_every
 from registration.csv_jobs import import_jobs_run
 from registration.models import StoredImport
 
