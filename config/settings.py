@@ -139,6 +139,21 @@ THROTTLE_RATES = {
     # Opening a link and pressing its button count one each: about 30 sign-ins a minute.
     "sign-in": env.env_rates(ENV, "THROTTLE_SIGN_IN", ["60/m"]),
 }
+# The views counted, by URL name, and the group of limits each counts against.
+THROTTLE_VIEWS = {
+    "registration:register": "registration",
+    "api:entry-register": "registration",
+    "registration:check": "registration-check",
+    "password_reset": "password-reset",
+    "registration:manage": "entry-manage",
+    "registration:withdraw": "entry-manage",
+    "registration:accept": "entry-manage",
+    "registration:judge_note": "entry-manage",
+    "api:entry-own": "entry-manage",
+    "api:entry-accept": "entry-manage",
+    "api:entry-withdraw": "entry-manage",
+    "sign_in": "sign-in",
+}
 # With the cache down, let requests through rather than refuse every one.
 RATELIMIT_FAIL_OPEN = True
 

@@ -1,0 +1,8 @@
+"""The organiser's control room: setting a championship up, running its rounds, its tables.
+
+The round lifecycle (``rounds.py``: seat, publish, start, close, advance), what the
+venue screen shows (``screen.py``), the round report (``report.py``), editing a
+championship (``editing.py``), the table cards, and the demo championship. Its
+pages are ``views/``, routed from ``config/manage_urls.py``; its one public page is
+a round's seating.
+"""

@@ -36,21 +36,6 @@ from core.client_ip import client_ip
 
 log = logging.getLogger(__name__)
 
-# The views counted, by URL name, and the group of limits each counts against.
-THROTTLED_VIEWS = {
-    "registration:register": "registration",
-    "api:entry-register": "registration",
-    "registration:check": "registration-check",
-    "password_reset": "password-reset",
-    "registration:manage": "entry-manage",
-    "registration:withdraw": "entry-manage",
-    "registration:accept": "entry-manage",
-    "registration:judge_note": "entry-manage",
-    "api:entry-own": "entry-manage",
-    "api:entry-accept": "entry-manage",
-    "api:entry-withdraw": "entry-manage",
-    "sign_in": "sign-in",
-}
 # Groups whose reading tells a guesser something, and so is counted too.
 EVERY_METHOD = frozenset({"sign-in"})
 READING = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -73,7 +58,7 @@ class ThrottleMiddleware:
         if not settings.THROTTLE_ENABLED or request.resolver_match is None:
             return None
         view_name = request.resolver_match.view_name
-        group = THROTTLED_VIEWS.get(view_name)
+        group = settings.THROTTLE_VIEWS.get(view_name)
         if group is None or (request.method in READING and group not in EVERY_METHOD):
             return None
         wait = seconds_to_wait(request, group)

@@ -329,9 +329,7 @@ def test_with_the_cache_down_registration_goes_on_unthrottled(future):
 
 
 def test_every_throttled_view_has_limits_in_the_settings():
-    from core.throttle import THROTTLED_VIEWS
-
-    assert set(THROTTLED_VIEWS.values()) == set(settings.THROTTLE_RATES)
+    assert set(settings.THROTTLE_VIEWS.values()) == set(settings.THROTTLE_RATES)
     assert all(settings.THROTTLE_RATES.values())
 
 
@@ -348,3 +346,18 @@ def test_the_limits_are_read_from_the_environment():
 def test_a_malformed_limit_stops_the_start(value):
     with pytest.raises(env.ConfigurationError, match="THROTTLE_SIGN_IN"):
         env.env_rates({"THROTTLE_SIGN_IN": value}, "THROTTLE_SIGN_IN", [])
+
+
+def test_every_throttled_view_is_a_url_name_the_site_has():
+    """A renamed URL would silently escape its limits."""
+    from django.urls import get_resolver
+
+    def names(resolver, namespace=""):
+        for name in resolver.reverse_dict:
+            if isinstance(name, str):
+                yield namespace + name
+        for space, (_prefix, sub) in resolver.namespace_dict.items():
+            yield from names(sub, f"{namespace}{space}:")
+
+    known = set(names(get_resolver()))
+    assert set(settings.THROTTLE_VIEWS) <= known, set(settings.THROTTLE_VIEWS) - known
