@@ -41,10 +41,10 @@ from reportlab.pdfgen.canvas import Canvas
 from championship import cards
 from championship.models import Round
 from core import site_url
+from core.l10n import format_duration
 from results.models import Result
 from results.selectors import pieces_per_minute, round_date, standings_queryset
 from results.services import standings_ensure
-from results.templatetags.results_tags import duration
 
 PAGE_SIZES = {"a4": A4, "a5": A5}
 SIZES = tuple(PAGE_SIZES)
@@ -268,7 +268,7 @@ def _result_columns(result: Result, pieces: int) -> list[tuple[str, str, str]]:
     if result.outcome == Result.Outcome.COMPLETED:
         penalty = result.penalty_ms // 1000
         note = _("%(seconds)s s penalty") % {"seconds": penalty} if penalty else ""
-        columns = [(_("Final time"), duration(result.final_seconds), note and f"({note})")]
+        columns = [(_("Final time"), format_duration(result.final_ms), note and f"({note})")]
         pace = pieces_per_minute(pieces, result)
         if pace is not None:
             value = _("%(pace)s pieces/min") % {"pace": floatformat(pace, 1)}

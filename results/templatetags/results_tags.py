@@ -1,6 +1,7 @@
 from django import template
 from django.utils.translation import get_language
 
+from core.l10n import format_duration
 from results import row_cells
 
 register = template.Library()
@@ -8,13 +9,10 @@ register = template.Library()
 
 @register.filter
 def duration(seconds) -> str:
-    """Show whole seconds as H:MM:SS (or M:SS under an hour)."""
+    """Show whole seconds as ``core.l10n.format_duration`` does ("0:12:34"); nothing for none."""
     if seconds is None or seconds == "":
         return ""
-    seconds = int(seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    return format_duration(int(seconds) * 1000)
 
 
 @register.simple_tag(takes_context=True)

@@ -72,7 +72,8 @@
     return (n < 10 ? "0" : "") + n;
   }
 
-  // A duration as H:MM:SS, truncated to the second; never negative.
+  // A duration as H:MM:SS, truncated to the second, as core/l10n.py's format_duration
+  // writes it (tests/durations_cases.py holds the cases both agree on); never negative.
   function duration(ms) {
     var s = Math.max(0, Math.floor(ms / 1000));
     return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);

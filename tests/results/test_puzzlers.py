@@ -212,7 +212,7 @@ def test_a_puzzlers_page_lists_every_championship_they_consented_in(client, two_
     assert "<h1>Anna Berg</h1>" in text
     history = text[text.index('class="card puzzler-championship"') :]
     assert history.index("Høstmesterskapet") < history.index("Vårmesterskapet")
-    assert "<time>50:00</time>" in text and "<time>40:00</time>" in text
+    assert "<time>0:50:00</time>" in text and "<time>0:40:00</time>" in text
     # 500 pieces in 50 and 40 minutes.
     assert "10.0 pieces/min" in text and "12.5 pieces/min" in text
     # The autumn round is not signed off: provisional, and no personal best from it.
