@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from championship import outbox
 from championship.models import OutgoingMail
 from championship.permissions import organiser_required
+from core import actions
 
 MAIL = "championship/mail.html"
 PER_PAGE = 100
@@ -57,24 +57,23 @@ def mail(request, championship):
 def retry(request, championship, pk):
     """Send a failed e-mail again: make it due now (or, sending after commit, try it now)."""
     found = get_object_or_404(OutgoingMail, championship=championship, pk=pk)
-    try:
-        found = outbox.mail_retry(mail=found)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        if found.state == State.SENT:
-            messages.success(request, _("The e-mail to %(to)s is sent.") % {"to": found.to})
-        elif found.state == State.QUEUED and found.next_attempt_at <= timezone.now():
+
+    def action():
+        retried = outbox.mail_retry(mail=found)
+        if retried.state == State.SENT:
+            return _("The e-mail to %(to)s is sent.") % {"to": retried.to}
+        if retried.state == State.QUEUED and retried.next_attempt_at <= timezone.now():
             # Due and not tried yet: the outbox's sender takes it at its next look.
-            messages.success(
-                request,
-                _("The e-mail to %(to)s is queued: it goes out within a minute.")
-                % {"to": found.to},
-            )
-        else:
-            messages.error(
-                request,
-                _("The e-mail to %(to)s could not be sent: %(error)s")
-                % {"to": found.to, "error": found.last_error},
-            )
+            return _("The e-mail to %(to)s is queued: it goes out within a minute.") % {
+                "to": retried.to
+            }
+        # Tried at once, and failed again: not refused, yet not sent.
+        messages.error(
+            request,
+            _("The e-mail to %(to)s could not be sent: %(error)s")
+            % {"to": retried.to, "error": retried.last_error},
+        )
+        return None
+
+    actions.run(request, action)
     return redirect(f"{_mail_url(championship)}#mail-{found.pk}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from axes.handlers.proxy import AxesProxyHandler
 from django.contrib import messages
 from django.contrib.auth import login
-from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -18,6 +17,7 @@ from championship.middleware import activate
 from championship.models import ChampionshipRole, SignInLink
 from championship.permissions import organiser_required
 from championship.staff_forms import StaffAddForm
+from core import actions
 
 Role = ChampionshipRole.Role
 
@@ -52,7 +52,10 @@ def staff(request, championship):
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
-            try:
+            link = None
+
+            def action():
+                nonlocal link
                 link = staff_links.link_create(
                     championship=championship,
                     name=data["name"],
@@ -61,15 +64,13 @@ def staff(request, championship):
                     by=request.user,
                     send=data["send"],
                 )
-            except ValidationError as error:
-                for field, errors in error.message_dict.items():
-                    form.add_error(field if field in form.fields else None, errors)
-            else:
                 if data["send"] and data["email"]:
                     text = _("%(name)s is added; the sign-in link is on its way to %(email)s.")
                 else:
                     text = _("%(name)s is added: print the badge, or send the link.")
-                messages.success(request, text % {"name": link.name, "email": data["email"]})
+                return text % {"name": link.name, "email": data["email"]}
+
+            if actions.run(request, action, form=form):
                 return redirect(f"{_staff_url(championship)}#person-{link.pk}")
         messages.error(request, _("Nobody added: see the form."))
     links = staff_links.latest_links(championship)
@@ -163,15 +164,12 @@ def renew(request, championship, link):
 def send(request, championship, link):
     """Send a person their link by e-mail again."""
     found = _link(championship, link)
-    try:
+
+    def action():
         staff_links.link_send(link=found)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(
-            request,
-            _("The link is on its way to %(email)s.") % {"email": found.user.email},
-        )
+        return _("The link is on its way to %(email)s.") % {"email": found.user.email}
+
+    actions.run(request, action)
     return redirect(f"{_staff_url(championship)}#person-{found.pk}")
 
 

@@ -12,7 +12,6 @@ the page only shows the table and gives the phone what it needs.
 import json
 import uuid
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -23,7 +22,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,11 +30,11 @@ from championship.errors import RoundStateError
 from championship.middleware import activate
 from championship.models import ChampionshipRole, Round
 from championship.permissions import has_role, role_required
-from core.l10n import parse_duration
+from core import actions
 from judging import selectors, services
 from judging.capture_kinds import CaptureConflict, CaptureForbidden, CaptureInput
-from judging.dashboard import round_dashboard, seated_entries
-from judging.models import Capture
+from judging.dashboard import round_dashboard
+from judging.forms import CORRECTION_STATUSES, MARK_KINDS, CorrectionForm, MarkForm
 from judging.services import capture_record
 from results import official
 from results.models import Result
@@ -322,42 +321,29 @@ def start_now(request, token):
     seat = selectors.seat_at_table(table, int(seat_id))
     if seat is None:
         raise Http404
-    try:
-        seat = services.seat_set_start(seat=seat, at=timezone.now())
-    except RoundStateError as error:
-        messages.error(request, error.message)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(
-            request,
-            _("%(entry)s started at %(time)s.")
-            % {
-                "entry": seat.entry.name,
-                "time": timezone.localtime(seat.started_at).strftime("%H:%M:%S"),
-            },
-        )
+
+    def action():
+        started = services.seat_set_start(seat=seat, at=timezone.now())
+        return _("%(entry)s started at %(time)s.") % {
+            "entry": started.entry.name,
+            "time": timezone.localtime(started.started_at).strftime("%H:%M:%S"),
+        }
+
+    actions.run(request, action, refusals=(RoundStateError, ValidationError))
     return redirect(table)
 
 
 # The round dashboard --------------------------------------------------------------------------
 
-MARK_KINDS = [
-    (Capture.Kind.DNS, gettext_lazy("Did not start")),
-    (Capture.Kind.DSQ, gettext_lazy("Disqualified")),
-]
+# What the capture service refuses with.
+CAPTURE_REFUSALS = (ValidationError, CaptureConflict, CaptureForbidden)
 
 
-class MarkForm(forms.Form):
-    """Mark an entry as not started or disqualified, with the reason."""
-
-    entry = forms.ModelChoiceField(label=gettext_lazy("Entry"), queryset=None)
-    kind = forms.ChoiceField(label=gettext_lazy("Mark as"), choices=MARK_KINDS)
-    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=2000)
-
-    def __init__(self, *args, round_: Round, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["entry"].queryset = seated_entries(round_)
+def capture_refusal(error: Exception) -> str:
+    """Return what to tell a head judge about a capture the service refused."""
+    if isinstance(error, CaptureForbidden):
+        return _("Only a head judge may record this.")
+    return actions.refusal_text(error)
 
 
 def _round(championship, key) -> Round:
@@ -366,68 +352,6 @@ def _round(championship, key) -> Round:
     )
     round_.championship = championship
     return round_
-
-
-# What a correction may set a result to: a result is pending only until something is recorded.
-CORRECTION_STATUSES = [
-    (status.value, status.label) for status in Result.Status if status != Result.Status.PENDING
-]
-CORRECTION_COUNTS = ("missing_found", "missing_lost", "adjacent_missing")
-
-
-class CorrectionForm(forms.Form):
-    """A head judge's correction of one entry's result, with the reason."""
-
-    entry = forms.ModelChoiceField(label=gettext_lazy("Entry"), queryset=None)
-    time = forms.CharField(label=gettext_lazy("Time (H:MM:SS)"), required=False, max_length=20)
-    missing_found = forms.IntegerField(required=False, min_value=0)
-    missing_lost = forms.IntegerField(required=False, min_value=0)
-    adjacent_missing = forms.IntegerField(required=False, min_value=0)
-    pieces_placed = forms.IntegerField(required=False, min_value=0)
-    status = forms.ChoiceField(label=gettext_lazy("Status"), choices=CORRECTION_STATUSES)
-    # Not required here: the capture service says why a correction needs a reason.
-    reason = forms.CharField(label=gettext_lazy("Reason"), required=False, max_length=2000)
-
-    def __init__(self, *args, round_: Round, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["entry"].queryset = seated_entries(round_)
-
-    def clean_time(self):
-        text = self.cleaned_data["time"].strip()
-        if not text:
-            return None
-        try:
-            return parse_duration(text)
-        except ValueError:
-            raise forms.ValidationError(_("Give the time as H:MM:SS.")) from None
-
-    def capture(self, *, rules, result: Result | None) -> CaptureInput:
-        """Return the correction to record.
-
-        A count the preset does not ask for keeps its value; one left empty is 0.
-        An empty time or piece count keeps the recorded one.
-        """
-        data = self.cleaned_data
-        asked = {
-            "missing_found": rules.pieces_found_later,
-            "missing_lost": True,
-            "adjacent_missing": rules.adjacent_missing_waives_penalty,
-        }
-        counts = {}
-        for name in CORRECTION_COUNTS:
-            if asked[name]:
-                counts[name] = data[name] or 0
-            else:
-                counts[name] = getattr(result, name) if result is not None else 0
-        return CaptureInput(
-            client_id=uuid.uuid4(),
-            kind=Capture.Kind.CORRECTION,
-            time_ms=data["time"],
-            pieces_placed=data["pieces_placed"],
-            status=data["status"],
-            reason=data["reason"],
-            **counts,
-        )
 
 
 def _dashboard_context(request, round_: Round, *, failed: dict | None = None) -> dict:
@@ -471,7 +395,8 @@ def mark(request, championship, round_key):
                 messages.error(request, error)
         return back
     entry, kind = form.cleaned_data["entry"], form.cleaned_data["kind"]
-    try:
+
+    def action():
         capture_record(
             round_=round_,
             entry=entry,
@@ -480,25 +405,10 @@ def mark(request, championship, round_key):
                 client_id=uuid.uuid4(), kind=kind, reason=form.cleaned_data["reason"]
             ),
         )
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    except CaptureConflict as error:
-        messages.error(request, error.message)
-    except CaptureForbidden:
-        messages.error(request, _("Only a head judge may record this."))
-    else:
-        label = dict(MARK_KINDS)[kind]
-        messages.success(request, f"{entry.name}: {label}")
+        return f"{entry.name}: {dict(MARK_KINDS)[kind]}"
+
+    actions.run(request, action, refusals=CAPTURE_REFUSALS, say=capture_refusal)
     return back
-
-
-def _service_errors(form: forms.Form, error: ValidationError) -> None:
-    """Show a refusal of the capture service at the form's fields, or above them."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for name, messages_ in error.message_dict.items():
-        form.add_error(name if name in form.fields else None, messages_)
 
 
 @require_POST
@@ -510,23 +420,21 @@ def correct(request, championship, round_key):
     if form.is_valid():
         entry = form.cleaned_data["entry"]
         result = Result.objects.filter(round=round_, entry=entry).first()
-        try:
-            capture_record(
-                round_=round_,
-                entry=entry,
-                judge=request.user,
-                data=form.capture(rules=championship.rules, result=result),
-            )
-        except ValidationError as error:
-            _service_errors(form, error)
-        except CaptureConflict as error:
-            form.add_error(None, error.message)
-        except CaptureForbidden:
-            form.add_error(None, _("Only a head judge may record this."))
-        else:
-            messages.success(
-                request, _("The correction of %(entry)s is recorded.") % {"entry": entry.name}
-            )
+
+        def action():
+            try:
+                capture_record(
+                    round_=round_,
+                    entry=entry,
+                    judge=request.user,
+                    data=form.capture(rules=championship.rules, result=result),
+                )
+            except (CaptureConflict, CaptureForbidden) as error:
+                # Said at the entry's row, with the form's other errors.
+                raise ValidationError(capture_refusal(error)) from None
+            return _("The correction of %(entry)s is recorded.") % {"entry": entry.name}
+
+        if actions.run(request, action, form=form):
             url = reverse(
                 "manage:dashboard",
                 kwargs={"championship_slug": championship.slug, "round_key": round_.key},

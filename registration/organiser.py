@@ -1,27 +1,27 @@
 """The organiser's entry tools: the entry list with its actions, CSV export and import.
 
 Every view is for the organisers of the championship (``organiser_required``).
-Writes go through ``registration.services``; a service's ``ValidationError``
-becomes an error message and changes nothing.
+Writes go through ``registration.services`` (``core.actions.run``); a service's
+``ValidationError`` becomes an error message and changes nothing. The forms are
+``registration.organiser_forms``.
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from championship.permissions import organiser_required
-from core import csvfile
+from core import actions, csvfile
 from registration import (
     csv_columns,
     csv_export,
@@ -34,93 +34,12 @@ from registration import (
     services,
 )
 from registration.models import Entry, StoredImport
+from registration.organiser_forms import EntryFilterForm, ImportForm, PaymentForm, WalkoverForm
 from registration.questions import answers_shown, questions_for
 
 ENTRIES = "registration/organiser_entries.html"
 IMPORT = "registration/organiser_import.html"
 IMPORT_PREVIEW = "registration/organiser_import_preview.html"
-
-
-# Forms ----------------------------------------------------------------------------------------
-
-
-def _with_all(choices):
-    return [("", gettext_lazy("All")), *choices]
-
-
-YES_NO = [("yes", gettext_lazy("Yes")), ("no", gettext_lazy("No"))]
-
-
-class SearchInput(forms.TextInput):
-    input_type = "search"
-
-
-class EntryFilterForm(forms.Form):
-    """The filters and the search of the entry list (all optional)."""
-
-    category = forms.ChoiceField(label=gettext_lazy("Category"), required=False)
-    q = forms.CharField(
-        label=gettext_lazy("Search"), required=False, max_length=100, widget=SearchInput
-    )
-    status = forms.ChoiceField(
-        label=gettext_lazy("Status"), required=False, choices=_with_all(Entry.Status.choices)
-    )
-    official = forms.ChoiceField(
-        label=gettext_lazy("Official"), required=False, choices=_with_all(YES_NO)
-    )
-    payment = forms.ChoiceField(
-        label=gettext_lazy("Payment"), required=False, choices=_with_all(Entry.Payment.choices)
-    )
-    checked_in = forms.ChoiceField(
-        label=gettext_lazy("Checked in"), required=False, choices=_with_all(YES_NO)
-    )
-    under_age = forms.ChoiceField(required=False, choices=_with_all(YES_NO))
-
-    def __init__(self, *args, categories, adult_age, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["category"].choices = [(c.key, c.display_name) for c in categories]
-        self.fields["q"].widget.attrs["placeholder"] = _("Name, e-mail or payment reference")
-        if adult_age is None:
-            del self.fields["under_age"]
-        else:
-            self.fields["under_age"].label = _("Under %(age)s") % {"age": adult_age}
-
-
-class PaymentForm(forms.Form):
-    status = forms.ChoiceField(label=gettext_lazy("Payment"), choices=Entry.Payment.choices)
-    reference = forms.CharField(
-        label=gettext_lazy("Payment reference"), required=False, max_length=100
-    )
-
-
-class WalkoverForm(forms.Form):
-    reason = forms.CharField(label=gettext_lazy("Reason"), required=False, max_length=1000)
-
-
-class ImportForm(forms.Form):
-    file = forms.FileField(label=gettext_lazy("CSV file"))
-    category = forms.ChoiceField(
-        label=gettext_lazy("Category"),
-        required=False,
-        help_text=gettext_lazy("For the rows without a category, or a file without that column."),
-    )
-
-    def __init__(self, *args, categories, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["category"].choices = [
-            ("", "—"),
-            *((c.key, c.display_name) for c in categories),
-        ]
-        self.fields["file"].widget.attrs["accept"] = ".csv,.txt,text/csv,text/plain"
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > csv_columns.MAX_FILE_BYTES:
-            raise ValidationError(
-                _("The file is larger than %(size)s MB.")
-                % {"size": csv_columns.MAX_FILE_BYTES // 1_000_000}
-            )
-        return upload
 
 
 # The entry list -------------------------------------------------------------------------------
@@ -230,17 +149,6 @@ def _after_action(request, championship):
     return redirect(listing.url())
 
 
-def _run(request, action) -> None:
-    """Run ``action`` and tell the organiser how it went; a refusal changes nothing."""
-    try:
-        message = action()
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        if message:
-            messages.success(request, message)
-
-
 @require_POST
 @organiser_required
 def promote(request, championship, pk):
@@ -251,7 +159,7 @@ def promote(request, championship, pk):
         services.entry_promote(entry=entry)
         return _("%(name)s is confirmed (promoted from the waiting list).") % {"name": entry.name}
 
-    _run(request, action)
+    actions.run(request, action)
     return _after_action(request, championship)
 
 
@@ -265,7 +173,7 @@ def judge_note(request, championship, pk):
         services.entry_set_judge_note(entry=entry, note=request.POST.get("judge_note", ""))
         return _("The note for the judges of %(name)s is saved.") % {"name": entry.name}
 
-    _run(request, action)
+    actions.run(request, action)
     return _after_action(request, championship)
 
 
@@ -279,7 +187,7 @@ def release(request, championship, pk):
         deadlines.entry_release_unpaid(entry=entry)
         return _("%(name)s is released: the place goes to the waiting list.") % {"name": entry.name}
 
-    _run(request, action)
+    actions.run(request, action)
     return _after_action(request, championship)
 
 
@@ -292,7 +200,7 @@ def payment(request, championship, pk):
 
     def action():
         if not form.is_valid():
-            raise ValidationError([m for errors in form.errors.values() for m in errors])
+            raise actions.form_refusal(form)
         saved = services.entry_set_payment(
             entry=entry,
             status=form.cleaned_data["status"],
@@ -303,7 +211,7 @@ def payment(request, championship, pk):
             "status": saved.get_payment_status_display(),
         }
 
-    _run(request, action)
+    actions.run(request, action)
     return _after_action(request, championship)
 
 
@@ -326,7 +234,7 @@ def withdraw(request, championship, pk):
             }
         return message
 
-    _run(request, action)
+    actions.run(request, action)
     return _after_action(request, championship)
 
 
@@ -340,7 +248,7 @@ def walkover(request, championship, pk):
 
     def action():
         if not form.is_valid():
-            raise ValidationError([m for errors in form.errors.values() for m in errors])
+            raise actions.form_refusal(form)
         services.entry_mark_walkover(
             entry=entry, reason=form.cleaned_data["reason"], undo=undo, by=request.user
         )
@@ -348,7 +256,7 @@ def walkover(request, championship, pk):
             return _("The walk-over of %(name)s is taken back.") % {"name": entry.name}
         return _("%(name)s is marked as a walk-over.") % {"name": entry.name}
 
-    _run(request, action)
+    actions.run(request, action)
     return _after_action(request, championship)
 
 
@@ -380,7 +288,7 @@ def new_link(request, championship, pk):
             % found
         )
 
-    _run(request, action)
+    actions.run(request, action)
     return _after_action(request, championship)
 
 

@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from championship.permissions import organiser_required
+from core import actions
 from registration import paging, selectors, services
 from registration.checkin import entry_pk_of
 from registration.organiser import entry_or_404
@@ -94,12 +95,21 @@ def checkin_entry(request, championship, pk):
     """Check an entry in (or take the check-in back)."""
     entry = entry_or_404(championship, pk)
     undo = request.POST.get("undo") == "1"
-    error = ""
-    try:
+
+    def action():
         services.entry_check_in(entry=entry, undo=undo)
-    except ValidationError as refused:
-        error = " ".join(refused.messages)
+        if undo:
+            return _("The check-in of %(name)s is taken back.") % {"name": entry.name}
+        return _("%(name)s is checked in.") % {"name": entry.name}
+
     if request.htmx:
+        # The answer shows the entry's row with the refusal, if any: no message waits for
+        # the next page.
+        error = ""
+        try:
+            action()
+        except ValidationError as refused:
+            error = actions.refusal_text(refused)
         context = _checkin_context(
             championship,
             row=selectors.entry_row(championship, entry.pk),
@@ -108,13 +118,7 @@ def checkin_entry(request, championship, pk):
             page_number=paging.page_number(request.POST),
         )
         return render(request, f"{CHECKIN}#checkin-answer", context)
-    if error:
-        messages.error(request, error)
-    elif undo:
-        message = _("The check-in of %(name)s is taken back.") % {"name": entry.name}
-        messages.success(request, message)
-    else:
-        messages.success(request, _("%(name)s is checked in.") % {"name": entry.name})
+    actions.run(request, action)
     # Back to the page of the list the entry was checked in from.
     path = reverse("manage:checkin", kwargs={"championship_slug": championship.slug})
     query = request.POST.get("q", "").strip()[:100]

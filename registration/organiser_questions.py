@@ -1,66 +1,22 @@
-"""The organiser's own questions: add, change, remove (``registration.questions``)."""
+"""The organiser's own questions: add, change, remove (``registration.questions``).
+
+The form is ``registration.organiser_forms.QuestionForm``.
+"""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from championship.models import Category
 from championship.permissions import organiser_required
-from core.form_fields import IdsField
 from registration import questions as questions_services
 from registration.models import Question
+from registration.organiser_forms import QuestionForm
 
 QUESTIONS = "registration/organiser_questions.html"
-MAX_CHOICES = 30
-
-
-class QuestionForm(forms.ModelForm):
-    """A question: its text and kind, the choices one per line, required, where it is asked."""
-
-    choices_text = forms.CharField(
-        label=gettext_lazy("Choices"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=gettext_lazy("For one of several and several of several: one per line."),
-    )
-
-    class Meta:
-        model = Question
-        fields = ["text", "kind", "required", "categories"]
-        field_classes = {"categories": IdsField}
-        widgets = {"categories": forms.CheckboxSelectMultiple(attrs={"class": "choices"})}
-
-    def __init__(self, *args, championship, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["categories"].queryset = Category.objects.filter(
-            championship=championship
-        ).order_by("order", "key")
-        self.fields["categories"].label_from_instance = lambda category: category.display_name
-        if self.instance.pk:
-            self.initial["choices_text"] = "\n".join(self.instance.choices)
-
-    def clean(self):
-        cleaned = super().clean()
-        lines = [" ".join(line.split()) for line in cleaned.get("choices_text", "").splitlines()]
-        choices = list(dict.fromkeys(line[:100] for line in lines if line))
-        kind = cleaned.get("kind")
-        if kind in (Question.Kind.CHOICE, Question.Kind.CHOICES):
-            if len(choices) < 2:
-                self.add_error("choices_text", _("Give at least two choices, one per line."))
-            elif len(choices) > MAX_CHOICES:
-                self.add_error(
-                    "choices_text", _("At most %(count)s choices.") % {"count": MAX_CHOICES}
-                )
-        else:
-            choices = []
-        self.instance.choices = choices
-        return cleaned
 
 
 def _question(championship, pk) -> Question:

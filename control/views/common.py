@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime
 
-from django import forms
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -16,6 +15,7 @@ from championship.errors import RoundStateError
 from championship.models import Championship, Heat, Round, Seat, Table
 from championship.rules.seating import SeatingError
 from championship.scoring import entry_is_official
+from core import actions
 
 CONTROL = "control/round.html"
 TABLES = "control/tables.html"
@@ -88,12 +88,10 @@ SEATING_ERRORS = {
 
 
 def error_message(error: Exception) -> str:
-    """Return what to tell the organiser about a refused action."""
-    if isinstance(error, ValidationError):
-        return " ".join(error.messages)
+    """Return what to tell the organiser about a refused action (``core.actions.run``'s ``say``)."""
     if isinstance(error, SeatingError):
         return str(SEATING_ERRORS.get(error.code, error.message))
-    return getattr(error, "message", str(error))
+    return actions.refusal_text(error)
 
 
 REFUSALS = (ValidationError, RoundStateError, SeatingError)
@@ -101,7 +99,3 @@ REFUSALS = (ValidationError, RoundStateError, SeatingError)
 
 def local_time(moment: datetime) -> str:
     return time_format(timezone.localtime(moment), "H:i:s")
-
-
-def form_refusal(form: forms.Form) -> ValidationError:
-    return ValidationError([message for errors in form.errors.values() for message in errors])

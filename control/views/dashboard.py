@@ -4,7 +4,6 @@ the venue screen."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -15,6 +14,7 @@ from championship import submissions
 from championship.permissions import organiser_required
 from control import notifications, screen
 from control.forms import MessageForm, ScreenForm
+from core import actions
 from registration import places
 
 
@@ -43,7 +43,8 @@ def switch_screen(request, championship):
     form = ScreenForm(request.POST, championship=championship)
     if form.is_valid():
         data = form.cleaned_data
-        try:
+
+        def action():
             screen.screen_set(
                 championship=championship,
                 show=data["show"],
@@ -51,11 +52,9 @@ def switch_screen(request, championship):
                 category_key=data["category"],
                 text=data["text"],
             )
-        except ValidationError as error:
-            for field, errors in error.message_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
-        else:
-            messages.success(request, _("The venue screen follows within a few seconds."))
+            return _("The venue screen follows within a few seconds.")
+
+        if actions.run(request, action, form=form):
             return redirect("manage:control_room", championship_slug=championship.slug)
     messages.error(request, _("The venue screen is not switched: see the form."))
     return render(request, "control/control_room.html", _context(championship, form))
@@ -77,38 +76,30 @@ def message(request, championship):
             category=key if kind == "category" else "",
             round=key if kind == "round" else "",
         )
-        try:
-            count = notifications.message_send(
-                audience=audience,
-                subject=data["subject"],
-                body=data["body"],
-                submission=data["submission"],
-            )
-        except ValidationError as error:
-            for field, errors in error.message_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
-        except submissions.SubmittedBefore as before:
-            count = before.submission.count
-            messages.success(
-                request,
-                ngettext(
+
+        def action():
+            try:
+                count = notifications.message_send(
+                    audience=audience,
+                    subject=data["subject"],
+                    body=data["body"],
+                    submission=data["submission"],
+                )
+            except submissions.SubmittedBefore as before:
+                # The same form again: answered as the first was, nothing queued anew.
+                count = before.submission.count
+                return ngettext(
                     "The message is already sent: it is on its way to %(count)s entrant.",
                     "The message is already sent: it is on its way to %(count)s entrants.",
                     count,
-                )
-                % {"count": count},
-            )
-            return redirect("manage:control_room", championship_slug=championship.slug)
-        else:
-            messages.success(
-                request,
-                ngettext(
-                    "The message is on its way to %(count)s entrant.",
-                    "The message is on its way to %(count)s entrants.",
-                    count,
-                )
-                % {"count": count},
-            )
+                ) % {"count": count}
+            return ngettext(
+                "The message is on its way to %(count)s entrant.",
+                "The message is on its way to %(count)s entrants.",
+                count,
+            ) % {"count": count}
+
+        if actions.run(request, action, form=form):
             return redirect("manage:control_room", championship_slug=championship.slug)
     messages.error(request, _("The message is not sent: see the form."))
     return render(request, "control/control_room.html", _context(championship, message_form=form))

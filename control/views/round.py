@@ -1,8 +1,9 @@
 """One page per round: its state, advancement, seating, and the buttons that publish the seating,
 start heats, call time-up and advance the qualified.
 
-Every button is a POST that calls a service of ``control.rounds``; a refusal
-(``ValidationError``, ``RoundStateError``) becomes an error message and changes nothing."""
+Every button is a POST that calls a service of ``control.rounds`` through
+``core.actions.run``; a refusal (``ValidationError``, ``RoundStateError``,
+``SeatingError``) becomes an error message and changes nothing."""
 
 from __future__ import annotations
 
@@ -33,11 +34,11 @@ from control.views.common import (
     SESSION_SEATING,
     START_CONFIRM,
     error_message,
-    form_refusal,
     local_time,
     round_or_404,
     round_seating,
 )
+from core import actions
 from judging import services as judging_services
 from results import official
 from results.services import results_missing
@@ -147,17 +148,6 @@ def round_control(request, championship, round_key):
     return render(request, template, context)
 
 
-def _act(request, round_: Round, action, back: str | None = None) -> HttpResponse:
-    """Run ``action``; tell its message, or why it was refused; back to the page (``back``)."""
-    try:
-        message = action()
-    except REFUSALS as error:
-        messages.error(request, error_message(error))
-    else:
-        messages.success(request, message)
-    return redirect(back or control_url(round_))
-
-
 @require_POST
 @organiser_required
 def round_advancement(request, championship, round_key):
@@ -166,20 +156,20 @@ def round_advancement(request, championship, round_key):
     form = AdvanceForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        try:
+
+        def action():
             rounds.round_set_advance(
                 round_=round_,
                 advance=data["advance"],
                 count=data["advance_count"],
                 best_remaining=data["advance_best_remaining"],
             )
-        except ValidationError as error:
-            form.add_error(None, error)
-        except RoundStateError as error:
-            messages.error(request, error.message)
-            return redirect(control_url(round_))
-        else:
-            messages.success(request, _("The advancement is saved."))
+            return _("The advancement is saved.")
+
+        # Values the round refuses are shown on the form; a round whose next round is
+        # seated refuses above the page, which no longer offers the form.
+        saved = actions.run(request, action, refusals=(ValidationError, RoundStateError), form=form)
+        if saved or not form.errors:
             return redirect(control_url(round_))
     messages.error(request, _("The advancement is not saved: see the form."))
     return render(request, CONTROL, _control_context(request, round_, advance_form=form))
@@ -193,11 +183,9 @@ def seat(request, championship, round_key):
     form = SeatForm(request.POST, round_=round_, first_round=round_.previous_round() is None)
     if form.is_valid():
         plan = form.plan()
-        try:
+
+        def action():
             heats = rounds.round_seat(round_=round_, plan=plan)
-        except REFUSALS as error:
-            messages.error(request, error_message(error))
-        else:
             remembered = request.session.get(SESSION_SEATING, {})
             remembered[str(round_.pk)] = {
                 "heats": plan.heats,
@@ -214,7 +202,9 @@ def seat(request, championship, round_key):
             ) % {"count": len(heats)}
             if plan.order == "random":
                 message += " " + _("Random order, seed %(seed)s.") % {"seed": plan.seed}
-            messages.success(request, message)
+            return message
+
+        if actions.run(request, action, refusals=REFUSALS, say=error_message):
             return redirect(control_url(round_))
     else:
         messages.error(request, _("The round is not seated: see the form."))
@@ -231,7 +221,8 @@ def publish(request, championship, round_key):
         rounds.seating_publish(round_=round_)
         return _("The seating is published: entrants see their heat and table.")
 
-    return _act(request, round_, action)
+    actions.run(request, action, refusals=REFUSALS, say=error_message)
+    return redirect(control_url(round_))
 
 
 # Starting a heat at tables still in use ---------------------------------------------------------
@@ -305,7 +296,8 @@ def _start_or_ask(request, round_: Round, heats: list[Heat], action) -> HttpResp
                 START_CONFIRM,
                 {"round": round_, "heats": heats, "busy": busy, "action_url": request.path},
             )
-    return _act(request, round_, action)
+    actions.run(request, action, refusals=REFUSALS, say=error_message)
+    return redirect(control_url(round_))
 
 
 @require_POST
@@ -338,7 +330,8 @@ def close(request, championship, round_key):
             "Time is up in %(count)s heat.", "Time is up in %(count)s heats.", len(closed)
         ) % {"count": len(closed)}
 
-    return _act(request, round_, action)
+    actions.run(request, action, refusals=REFUSALS, say=error_message)
+    return redirect(control_url(round_))
 
 
 @require_POST
@@ -373,7 +366,8 @@ def sign_off(request, championship, round_key):
                 kwargs={"championship_slug": championship.slug, "round_key": round_.key},
             )
         )
-    return _act(request, round_, action, back)
+    actions.run(request, action, refusals=REFUSALS, say=error_message)
+    return redirect(back)
 
 
 @require_POST
@@ -409,7 +403,8 @@ def advance(request, championship, round_key):
             }
         return _("The qualified are seated in %(round)s.") % {"round": following.display_name}
 
-    return _act(request, round_, action)
+    actions.run(request, action, refusals=REFUSALS, say=error_message)
+    return redirect(control_url(round_))
 
 
 def _heat(round_: Round, key: str) -> Heat:
@@ -449,7 +444,8 @@ def close_heat(request, championship, round_key, heat_key):
             "time": local_time(closed.ended_at),
         }
 
-    return _act(request, round_, action)
+    actions.run(request, action, refusals=REFUSALS, say=error_message)
+    return redirect(control_url(round_))
 
 
 def _seat(round_: Round, pk: int) -> Seat:
@@ -470,7 +466,7 @@ def move_seat(request, championship, round_key, seat):
 
     def action():
         if not form.is_valid():
-            raise form_refusal(form)
+            raise actions.form_refusal(form)
         data = form.cleaned_data
         heat = Heat.objects.filter(round=round_, key=data["heat"]).first()
         table = championship.tables.filter(number=data["table"]).first()
@@ -495,7 +491,8 @@ def move_seat(request, championship, round_key, seat):
             "%(name)s moves to table %(table)s%(letter)s in %(heat)s; %(other)s takes their place."
         ) % {**place, "other": moved.swapped.entry.name}
 
-    return _act(request, round_, action)
+    actions.run(request, action, refusals=REFUSALS, say=error_message)
+    return redirect(control_url(round_))
 
 
 def _own_start(heat: Heat, at: time) -> datetime:
@@ -536,4 +533,5 @@ def start_seat(request, championship, round_key, seat):
             "time": local_time(moved.started_at),
         }
 
-    return _act(request, round_, action)
+    actions.run(request, action, refusals=REFUSALS, say=error_message)
+    return redirect(control_url(round_))

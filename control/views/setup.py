@@ -46,7 +46,7 @@ from control.setup_forms import (
     preset_initial,
     time_zones,
 )
-from core import l10n
+from core import actions, l10n
 from registration import places
 
 NEW = "control/new.html"
@@ -226,15 +226,6 @@ def edit(request, championship):
     return redirect("manage:edit", championship_slug=championship.slug)
 
 
-def _add_errors(form, error: ValidationError) -> None:
-    """Show a service's refusal on the form: by field where the form has it, else above it."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for field, messages_ in error.message_dict.items():
-        form.add_error(field if field in form.fields else None, messages_)
-
-
 def _refused(request, championship, **forms_):
     messages.error(request, _("Not saved: see the form."))
     return render(request, EDIT, _edit_context(championship, **forms_))
@@ -243,15 +234,15 @@ def _refused(request, championship, **forms_):
 def _save_championship(request, championship):
     form = ChampionshipEditForm(request.POST, instance=Championship.objects.get(pk=championship.pk))
     if form.is_valid():
-        try:
+
+        def action():
             services.championship_update(
                 championship=championship,
                 **{name: form.cleaned_data[name] for name in ChampionshipEditForm.Meta.fields},
             )
-        except ValidationError as error:
-            _add_errors(form, error)
-        else:
-            messages.success(request, _("The championship is saved."))
+            return _("The championship is saved.")
+
+        if actions.run(request, action, form=form):
             return redirect(_edit_url(championship, "edit-championship"))
     return _refused(request, championship, championship_form=form)
 
@@ -270,11 +261,9 @@ def _save_category(request, championship):
     form = CategoryEditForm(request.POST, instance=category)
     if form.is_valid():
         data = form.cleaned_data
-        try:
+
+        def action():
             changed = editing.category_update(category=category, **data)
-        except ValidationError as error:
-            _add_errors(form, error)
-        else:
             count = len(changed.promoted)
             message = _("%(category)s is saved.") % {"category": category.display_name}
             if count:
@@ -283,7 +272,9 @@ def _save_category(request, championship):
                     "%(count)s entries moved from the waiting list to confirmed.",
                     count,
                 ) % {"count": count}
-            messages.success(request, message)
+            return message
+
+        if actions.run(request, action, form=form):
             return redirect(_edit_url(championship, f"category-{category.key}"))
     return _refused(request, championship, bound=form)
 
@@ -299,18 +290,19 @@ def _save_round(request, championship):
     form = RoundEditForm(request.POST, round_=round_, last=last)
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            editing.round_update(round_=round_, **data)
-        except ValidationError as error:
-            _add_errors(form, error)
-        except RoundStateError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(
-                request,
-                _("%(category)s: %(round)s is saved.")
-                % {"category": round_.category.display_name, "round": round_.display_name},
-            )
+
+        def action():
+            try:
+                editing.round_update(round_=round_, **data)
+            except RoundStateError as error:
+                # The advancement locked by the next round's seating: said on the round's form.
+                raise ValidationError(error.message) from None
+            return _("%(category)s: %(round)s is saved.") % {
+                "category": round_.category.display_name,
+                "round": round_.display_name,
+            }
+
+        if actions.run(request, action, form=form):
             return redirect(_edit_url(championship, f"category-{round_.category.key}"))
     return _refused(request, championship, bound=form)
 
@@ -318,11 +310,9 @@ def _save_round(request, championship):
 def _save_rules(request, championship):
     form = RulesForm(request.POST, championship=championship)
     if form.is_valid():
-        try:
+
+        def action():
             ranked = editing.rules_set(championship=championship, overrides=form.overrides())
-        except ValidationError as error:
-            _add_errors(form, error)
-        else:
             message = _("The rules are saved.")
             if ranked:
                 message += " " + ngettext(
@@ -330,6 +320,8 @@ def _save_rules(request, championship):
                     "%(count)s rounds with results are ranked anew.",
                     len(ranked),
                 ) % {"count": len(ranked)}
-            messages.success(request, message)
+            return message
+
+        if actions.run(request, action, form=form):
             return redirect(_edit_url(championship, "edit-rules"))
     return _refused(request, championship, rules_form=form)

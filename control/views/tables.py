@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,7 +15,8 @@ from championship import services as championship_services
 from championship.models import Championship, Table
 from championship.permissions import organiser_required
 from control.forms import TableForm, TablesAddForm, TablesGroupForm
-from control.views.common import ROTATE, TABLES, error_message, form_refusal
+from control.views.common import ROTATE, TABLES
+from core import actions
 
 # Tables ----------------------------------------------------------------------------------------
 
@@ -38,25 +38,21 @@ def tables(request, championship):
     form = TablesAddForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
-            try:
+
+            def action():
                 added = services.tables_create(
                     championship=championship,
                     count=form.cleaned_data["count"],
                     seats=form.cleaned_data["seats"],
                     group=form.cleaned_data["group"],
                 )
-            except ValidationError as error:
-                messages.error(request, error_message(error))
-            else:
-                messages.success(
-                    request,
-                    ngettext(
-                        "%(count)s table added (%(first)s).",
-                        "%(count)s tables added (%(first)s–%(last)s).",
-                        len(added),
-                    )
-                    % {"count": len(added), "first": added[0].number, "last": added[-1].number},
-                )
+                return ngettext(
+                    "%(count)s table added (%(first)s).",
+                    "%(count)s tables added (%(first)s–%(last)s).",
+                    len(added),
+                ) % {"count": len(added), "first": added[0].number, "last": added[-1].number}
+
+            if actions.run(request, action):
                 return redirect(_tables_url(championship))
         else:
             messages.error(request, _("No table added: see the form."))
@@ -99,38 +95,33 @@ def tables_group(request, championship):
         messages.error(request, _("No table changed: see the form."))
         return _tables_page(request, championship, group_form=form)
     first, last, group = (form.cleaned_data[name] for name in ("first", "last", "group"))
-    try:
+
+    def action():
         changed = services.tables_set_group(
             championship=championship, first=first, last=last, group=group
         )
-    except ValidationError as error:
-        messages.error(request, error_message(error))
-        return _tables_page(request, championship, group_form=form)
-    if not changed:
-        messages.error(
-            request,
-            _("There is no table numbered %(first)s–%(last)s.") % {"first": first, "last": last},
-        )
-    elif group:
-        messages.success(
-            request,
-            ngettext(
+        if not changed:
+            # Nothing to refuse, and nothing changed: said as an error, back to the list.
+            messages.error(
+                request,
+                _("There is no table numbered %(first)s–%(last)s.")
+                % {"first": first, "last": last},
+            )
+            return None
+        if group:
+            return ngettext(
                 "%(count)s table (%(first)s–%(last)s) is in the group “%(group)s”.",
                 "%(count)s tables (%(first)s–%(last)s) are in the group “%(group)s”.",
                 changed,
-            )
-            % {"count": changed, "first": first, "last": last, "group": group},
-        )
-    else:
-        messages.success(
-            request,
-            ngettext(
-                "%(count)s table (%(first)s–%(last)s) is in no group.",
-                "%(count)s tables (%(first)s–%(last)s) are in no group.",
-                changed,
-            )
-            % {"count": changed, "first": first, "last": last},
-        )
+            ) % {"count": changed, "first": first, "last": last, "group": group}
+        return ngettext(
+            "%(count)s table (%(first)s–%(last)s) is in no group.",
+            "%(count)s tables (%(first)s–%(last)s) are in no group.",
+            changed,
+        ) % {"count": changed, "first": first, "last": last}
+
+    if not actions.run(request, action):
+        return _tables_page(request, championship, group_form=form)
     return redirect(_tables_url(championship))
 
 
@@ -140,9 +131,10 @@ def table_edit(request, championship, number):
     """Change a table's label, seats, guest reservation or group."""
     table = _table(championship, number)
     form = TableForm(request.POST, prefix=f"table-{number}")
-    try:
+
+    def action():
         if not form.is_valid():
-            raise form_refusal(form)
+            raise actions.form_refusal(form)
         services.table_update(
             table=table,
             label=form.cleaned_data["label"].strip(),
@@ -150,10 +142,9 @@ def table_edit(request, championship, number):
             reserved_for_guests=form.cleaned_data["reserved_for_guests"],
             group=form.cleaned_data["group"],
         )
-    except ValidationError as error:
-        messages.error(request, error_message(error))
-    else:
-        messages.success(request, _("Table %(number)s is saved.") % {"number": number})
+        return _("Table %(number)s is saved.") % {"number": number}
+
+    actions.run(request, action)
     return redirect(_tables_url(championship))
 
 
