@@ -20,9 +20,12 @@ retry
     minutes, …); after the last one the mail is *failed*, shown to the
     organiser, who may send it again.
 secret
-    A sign-in link's secret is never stored: its mail holds ``SECRET`` where the
-    secret goes, and the finisher registered for its kind fills it in when the
-    mail is sent (or cancels the mail when the link no longer works).
+    A link's secret (a sign-in link's, a password reset's, an address
+    confirmation's) is never stored: its mail holds ``SECRET`` where the secret
+    goes, and the finisher registered for its kind fills it in when the mail is
+    sent (or cancels the mail when the link no longer works). An entrant's
+    private link is ``PRIVATE_LINK`` in the mails about their entry, filled in
+    the same way with the entry's link at the time of sending.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.db import transaction
@@ -54,6 +59,9 @@ MAX_ATTEMPTS = len(BACKOFF) + 1
 ERROR_MAX_LENGTH = 1000
 # Stands for a secret that is not stored; a word that URLs and templates leave as it is.
 SECRET = "__outbox_secret__"
+# Stands for the token of an entrant's private link, in the mails about their entry.
+PRIVATE_LINK = "__outbox_private_link__"
+PLACEHOLDERS = (SECRET, PRIVATE_LINK)
 
 # A finisher returns the mail's body ready to send, or ``None`` when it is no longer to be sent.
 Finisher = Callable[[OutgoingMail], "str | None"]
@@ -105,6 +113,25 @@ def queue(
     return mail
 
 
+def _finish_password_reset(mail: OutgoingMail) -> str | None:
+    """Put a password reset's token in its mail, made now for its user.
+
+    ``None`` (the mail is cancelled) when the user is gone, inactive, has no
+    usable password, or another address now. The token works until the
+    password changes, or ``PASSWORD_RESET_TIMEOUT`` after the mail is sent.
+    """
+    user = get_user_model().objects.filter(pk=mail.reference, is_active=True).first()
+    if user is None or not user.has_usable_password():
+        return None
+    email = getattr(user, user.get_email_field_name(), "") or ""
+    if email.strip().casefold() != mail.to.strip().casefold():
+        return None
+    return mail.body.replace(SECRET, default_token_generator.make_token(user))
+
+
+register_finisher(Kind.PASSWORD_RESET, _finish_password_reset)
+
+
 def _send_after_commit(pk: int) -> None:
     try:
         send_one(pk=pk)
@@ -147,7 +174,7 @@ def _attempt(mail: OutgoingMail, now: datetime) -> None:
                 mail.next_attempt_at = None
                 logger.info("Mail %s (%s) is no longer to be sent: cancelled.", mail.pk, mail.kind)
                 return
-            if SECRET in body:
+            if any(placeholder in body for placeholder in PLACEHOLDERS):
                 raise RuntimeError(f"No finisher filled in the secret of a {mail.kind} mail.")
             message = EmailMessage(mail.subject, body, settings.DEFAULT_FROM_EMAIL, [mail.to])
             attacher = _attachers.get(mail.kind)

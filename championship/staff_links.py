@@ -29,13 +29,9 @@ revoking
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import logging
-import re
 import secrets
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -43,44 +39,31 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.crypto import salted_hmac
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from championship import outbox, staff
 from championship.models import Championship, ChampionshipRole, OutgoingMail, SignInLink
-from core import site_url
+from core import site_url, tokens
 
 logger = logging.getLogger(__name__)
 
 Role = ChampionshipRole.Role
 
 KEY_SALT = "championship.staff_links.SignInLink"
-TOKEN_BYTES = 16  # 128 bits
-# A token as this module writes it: 22 characters of URL-safe base64.
-TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22}")
 NAME_MAX_LENGTH = 150  # the user's first_name holds the whole name
 EMAIL_MAX_LENGTH = 254
 
 
-def _token(nonce: str, secret: str) -> str:
-    digest = salted_hmac(KEY_SALT, nonce, secret=secret, algorithm="sha256").digest()
-    return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).rstrip(b"=").decode()
-
-
 def token_hash(token: str) -> str:
     """Return the hash under which a token is stored."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    return tokens.token_hash(token)
 
 
 def sign_in_token(link: SignInLink) -> str | None:
     """Return the secret of ``link``, or ``None`` when no key the site knows made it."""
-    for secret in (settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", ())):
-        token = _token(link.nonce, secret)
-        if secrets.compare_digest(token_hash(token), link.token_hash):
-            return token
-    return None
+    return tokens.stored_token(link.nonce, link.token_hash, salt=KEY_SALT)
 
 
 def sign_in_path(link: SignInLink) -> str | None:
@@ -104,7 +87,7 @@ def sign_in_url(link: SignInLink, *, base_url: str | None = None) -> str | None:
 
 def link_for_token(token: str) -> SignInLink | None:
     """Return the link of ``token``, revoked or not, or ``None`` when there is none."""
-    if not isinstance(token, str) or not TOKEN_SHAPE.fullmatch(token):
+    if not tokens.is_derived_token(token):
         return None
     return (
         SignInLink.objects.select_related("championship", "user")
@@ -114,8 +97,7 @@ def link_for_token(token: str) -> SignInLink | None:
 
 
 def _new_secret() -> tuple[str, str]:
-    nonce = secrets.token_hex(16)
-    return nonce, token_hash(_token(nonce, settings.SECRET_KEY))
+    return tokens.new_derived(salt=KEY_SALT)
 
 
 def _username(name: str) -> str:

@@ -17,6 +17,8 @@ ENV = os.environ
 
 DEBUG = env.env_bool(ENV, "DEBUG", False)
 SECRET_KEY = env.secret_key(ENV, DEBUG)
+# Earlier keys, newest first: links made with them (staff, entrants) keep working after a change.
+SECRET_KEY_FALLBACKS = env.env_list(ENV, "SECRET_KEY_FALLBACKS", [])
 ALLOWED_HOSTS = env.allowed_hosts(ENV, DEBUG, lan.lan_address)
 CSRF_TRUSTED_ORIGINS = env.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 

@@ -13,7 +13,7 @@ so no championship hides them.
 from django.contrib import admin
 from django.urls import include, path
 
-from championship import staff_views
+from championship import password_reset, staff_views
 from championship import views as championship_views
 from config import views
 from control.views import setup
@@ -45,6 +45,7 @@ urlpatterns = [
     # A puzzler's public page, across championships.
     path("puzzlers/<slug:ref>/", puzzlers.puzzler_page, name="puzzler"),
     path("admin/", admin.site.urls),
+    path("accounts/password_reset/", password_reset.reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("api.urls")),

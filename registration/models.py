@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from championship import bounds
 from championship.models import Category, Championship, new_token
 from championship.rules import eligibility, identity
+from core import tokens
 
 
 def new_ref() -> str:
@@ -26,6 +27,32 @@ def new_ref() -> str:
 def new_puzzler_ref() -> str:
     """Return the id in a puzzler's public address: random, so that it tells nothing."""
     return secrets.token_hex(8)
+
+
+# The use an entrant's private link is derived for (``core.tokens.derived_token``).
+MANAGE_LINK_SALT = "registration.Entry.manage_link"
+
+
+def new_manage_nonce() -> str:
+    """Return the nonce of a new private link."""
+    return tokens.new_nonce()
+
+
+class ManageTokenHashField(models.CharField):
+    """The hash of the token of an entry's private link, derived from its nonce as it is saved.
+
+    Filled in on ``save`` and ``bulk_create`` alike (``pre_save``), so that an
+    entry made anywhere has a working link.
+    """
+
+    def pre_save(self, model_instance, add):
+        value = getattr(model_instance, self.attname)
+        if not value and model_instance.manage_nonce:
+            value = tokens.token_hash(
+                tokens.derived_token(model_instance.manage_nonce, salt=MANAGE_LINK_SALT)
+            )
+            setattr(model_instance, self.attname, value)
+        return value
 
 
 def email_key(email: str) -> str:
@@ -345,7 +372,17 @@ class Entry(models.Model):
         blank=True,
         help_text=_("Why the entry did not show up or was not admitted, e.g. no check-in in time."),
     )
-    manage_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    # The private link's token is derived from ``manage_nonce``; only its hash is stored.
+    manage_nonce = models.CharField(
+        max_length=tokens.NONCE_LENGTH, default=new_manage_nonce, editable=False
+    )
+    manage_token_hash = ManageTokenHashField(
+        max_length=tokens.HASH_LENGTH, unique=True, editable=False
+    )
+    # The hash of a link sent before links were derived; a new link clears it.
+    legacy_token_hash = models.CharField(
+        max_length=tokens.HASH_LENGTH, unique=True, null=True, blank=True, editable=False
+    )
     notes = models.TextField(_("organiser's notes"), blank=True)
     judge_note = models.CharField(
         _("note for the judges"),
@@ -405,6 +442,31 @@ class Entry(models.Model):
         # An import from before the bounds may have stored a moment at the calendar's end.
         return bounds.loaded(super().from_db(db, field_names, values), ())
 
+    @property
+    def manage_token(self) -> str | None:
+        """Return the token of the entry's current private link (derived, never stored).
+
+        ``None`` when the key that made it is no longer among the site's keys:
+        the link still opens the page, it can no longer be shown.
+        """
+        if not self.manage_token_hash:  # not saved yet
+            return tokens.derived_token(self.manage_nonce, salt=MANAGE_LINK_SALT)
+        # The token the entry was opened with (``entry_for_manage_token``): the current link,
+        # or one sent before links were hashed, which keeps working for its holder's pages.
+        opened_with = self.__dict__.get("_opened_with")
+        if opened_with:
+            opened = tokens.token_hash(opened_with)
+            if tokens.same(opened, self.manage_token_hash) or (
+                self.legacy_token_hash and tokens.same(opened, self.legacy_token_hash)
+            ):
+                return opened_with
+        return tokens.stored_token(self.manage_nonce, self.manage_token_hash, salt=MANAGE_LINK_SALT)
+
+    def new_manage_link(self) -> None:
+        """Give the entry a new private link (unsaved): every earlier link stops once saved."""
+        self.manage_nonce, self.manage_token_hash = tokens.new_derived(salt=MANAGE_LINK_SALT)
+        self.legacy_token_hash = None
+
     def is_overdue(self, now=None) -> bool:
         """Return whether a confirmed entry's payment deadline has passed unpaid."""
         return (
@@ -453,6 +515,27 @@ class Entry(models.Model):
             .exists()
         ):
             raise ValidationError({"ref": _("Another entry of this championship has this id.")})
+
+
+def entry_for_manage_token(token, *, championship_slug: str) -> Entry | None:
+    """Return the championship's entry whose private link has ``token``, or ``None``.
+
+    The current link's hash or the hash of a link sent before links were derived
+    (``legacy_token_hash``): one indexed query, the same for a token that leads
+    nowhere.
+    """
+    if not tokens.is_token(token):
+        return None
+    hashed = tokens.token_hash(token)
+    entry = (
+        Entry.objects.select_related("category__championship")
+        .filter(Q(manage_token_hash=hashed) | Q(legacy_token_hash=hashed))
+        .filter(category__championship__slug=championship_slug)
+        .first()
+    )
+    if entry is not None:
+        entry._opened_with = token
+    return entry
 
 
 class Question(models.Model):

@@ -33,6 +33,9 @@ ENTRY_KINDS = [
     Kind.PAYMENT_LAPSED,
 ]
 
+# Every kind queued by ``queue_to_entry``: its body holds ``outbox.PRIVATE_LINK``.
+ENTRY_MAIL_KINDS = [*ENTRY_KINDS, Kind.SEATING, Kind.ADVANCED, Kind.RESULTS, Kind.MESSAGE]
+
 logger = logging.getLogger(__name__)
 
 
@@ -41,22 +44,29 @@ def queued_base_url() -> str:
     return site_url.base_url()
 
 
-def manage_path(entry: Entry) -> str:
-    """Return the path of the private link where an entrant manages the entry."""
+def manage_path(entry: Entry, *, token: str | None = None) -> str:
+    """Return the path of the private link where an entrant manages the entry.
+
+    With the entry's current token (derived from its nonce), or ``token``: in a
+    mail, ``outbox.PRIVATE_LINK``, filled in as the mail is sent.
+    """
     return reverse(
         "registration:manage",
-        kwargs={"championship_slug": entry.category.championship.slug, "token": entry.manage_token},
+        kwargs={
+            "championship_slug": entry.category.championship.slug,
+            "token": entry.manage_token if token is None else token,
+        },
     )
 
 
-def manage_url(entry: Entry, *, base_url: str | None = None) -> str:
+def manage_url(entry: Entry, *, base_url: str | None = None, token: str | None = None) -> str:
     """Return the absolute private link where an entrant manages the entry.
 
     ``base_url`` is the site's address taken when the mail was queued; without
     it, ``SITE_URL`` or the request being answered gives the address.
     """
     base = site_url.base_url() if base_url is None else base_url.rstrip("/")
-    return base + manage_path(entry)
+    return base + manage_path(entry, token=token)
 
 
 def queue_to_entry(
@@ -66,7 +76,9 @@ def queue_to_entry(
 
     ``templates`` is the folder of ``<kind>.txt`` and ``<kind>_subject.txt``; they get
     ``context`` with the entry, its category and championship, and its private link.
-    Return whether the entry had an address to write to.
+    The stored mail holds ``outbox.PRIVATE_LINK`` in the link's token
+    (``finish_entry_mail`` fills it in as it is sent). Return whether the entry
+    had an address to write to.
     """
     if not entry.contact_email:
         return False
@@ -80,7 +92,7 @@ def queue_to_entry(
             "working links from commands.",
             kind,
             entry.pk,
-            manage_path(entry),
+            manage_path(entry, token=outbox.PRIVATE_LINK),
         )
     championship = entry.category.championship
     # Times in the championship's own zone, as everywhere it is shown.
@@ -90,7 +102,7 @@ def queue_to_entry(
             "entry": entry,
             "category": entry.category,
             "championship": championship,
-            "manage_url": manage_url(entry, base_url=base_url),
+            "manage_url": manage_url(entry, base_url=base_url, token=outbox.PRIVATE_LINK),
         }
         subject = render_to_string(f"{templates}/{kind}_subject.txt", context)
         body = render_to_string(f"{templates}/{kind}.txt", context)
@@ -207,13 +219,40 @@ def finish_address_mail(mail: OutgoingMail) -> str | None:
     return mail.body.replace(outbox.SECRET, addresses.address_token(person))
 
 
-def finish_registered_mail(mail: OutgoingMail) -> str | None:
-    """Put the secret of the link that confirms the contact's address in a registration's mail.
+def finish_entry_mail(mail: OutgoingMail) -> str | None:
+    """Put the entry's private link in a mail about it as it is sent: its link now.
 
-    The link confirms the address the mail goes to, for the entry's first member.
+    A mail sent again after the organiser made the entry a new link carries the
+    new one. ``None`` (the mail is cancelled) when the entry is gone, or its link
+    can no longer be shown (made under a key the site no longer has).
     """
-    if outbox.SECRET not in mail.body:
+    if outbox.PRIVATE_LINK not in mail.body:
         return mail.body
+    entry = (
+        Entry.objects.filter(pk=mail.reference).only("manage_nonce", "manage_token_hash").first()
+    )
+    token = entry.manage_token if entry is not None else None
+    if token is None:
+        if entry is not None:
+            logger.warning(
+                "Mail %s is cancelled: the private link of entry %s was made under a key the "
+                "site no longer has (SECRET_KEY_FALLBACKS). Make the entry a new link.",
+                mail.pk,
+                entry.pk,
+            )
+        return None
+    return mail.body.replace(outbox.PRIVATE_LINK, token)
+
+
+def finish_registered_mail(mail: OutgoingMail) -> str | None:
+    """Put the secrets in a registration's mail: the private link, and the address's link.
+
+    The link that confirms an address confirms the one the mail goes to, for the
+    entry's first member.
+    """
+    body = finish_entry_mail(mail)
+    if body is None or outbox.SECRET not in body:
+        return body
     first = (
         EntryMember.objects.select_related("person__puzzler")
         .filter(entry_id=mail.reference, position=1)
@@ -221,11 +260,13 @@ def finish_registered_mail(mail: OutgoingMail) -> str | None:
     )
     if first is None:
         return None
-    return mail.body.replace(outbox.SECRET, addresses.address_token(first.person, mail.to))
+    return body.replace(outbox.SECRET, addresses.address_token(first.person, mail.to))
 
 
 def finish_address_links() -> None:
     """Have the outbox fill in the links' secrets as it sends their mails."""
+    for kind in ENTRY_MAIL_KINDS:
+        outbox.register_finisher(kind, finish_entry_mail)
     outbox.register_finisher(Kind.ADDRESS, finish_address_mail)
     outbox.register_finisher(Kind.REGISTERED, finish_registered_mail)
 

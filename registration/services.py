@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from championship.models import Category, new_token
+from championship.models import Category
 from core import jsonbounds
 from registration import notifications, questions, signals
 from registration.models import Entry, EntryMember, Person, email_key
@@ -561,9 +561,14 @@ def entry_set_judge_note(*, entry: Entry, note: str) -> Entry:
 
 @transaction.atomic
 def entry_rotate_manage_link(*, entry: Entry) -> Entry:
-    """Give an entry a new private manage link and send it; the old link stops working at once."""
+    """Give an entry a new private manage link and send it; the old link stops working at once.
+
+    A link sent before links were derived (``legacy_token_hash``) stops too.
+    """
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    entry.manage_token = new_token()
-    entry.save(update_fields=["manage_token", "updated_at"])
+    entry.new_manage_link()
+    entry.save(
+        update_fields=["manage_nonce", "manage_token_hash", "legacy_token_hash", "updated_at"]
+    )
     notifications.queue_new_link(entry.pk)
     return entry

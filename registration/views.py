@@ -16,10 +16,9 @@ from championship import cards
 from championship import selectors as championship_selectors
 from championship.models import Category, Seat
 from championship.permissions import get_championship
-from core.tokens import is_token
 from registration import checkin, deadlines, notifications, places, services, validation
 from registration.forms import EntryForm, member_formset
-from registration.models import AddressState, Entry
+from registration.models import AddressState, Entry, entry_for_manage_token
 from registration.public import public_entry_lists
 from registration.signals import entry_page_results
 
@@ -163,13 +162,7 @@ def check(request, championship_slug, category_key):
 
 
 def _entry_by_token(request, championship_slug, token) -> Entry:
-    entry = None
-    if is_token(token):
-        entry = (
-            Entry.objects.select_related("category__championship")
-            .filter(manage_token=token, category__championship__slug=championship_slug)
-            .first()
-        )
+    entry = entry_for_manage_token(token, championship_slug=championship_slug)
     if entry is None:
         raise Http404(_("This link does not lead to an entry. Check the link in your e-mail."))
     return entry

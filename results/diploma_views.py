@@ -19,8 +19,7 @@ from django.views.decorators.http import require_GET
 
 from championship.middleware import activate, finds_own_championship
 from championship.models import Round
-from core.tokens import is_token
-from registration.models import Entry, Person
+from registration.models import Person, entry_for_manage_token
 from results import selectors
 from results.diplomas import (
     SIZES,
@@ -90,13 +89,7 @@ def result_detail(request, championship_slug, round_key, entry_ref):
 @require_GET
 def entry_diploma(request, championship_slug, token, round_key):
     """Download an entrant's diploma of a round, through their private link: once official."""
-    entry = None
-    if is_token(token):
-        entry = (
-            Entry.objects.select_related("category__championship")
-            .filter(manage_token=token, category__championship__slug=championship_slug)
-            .first()
-        )
+    entry = entry_for_manage_token(token, championship_slug=championship_slug)
     if entry is None:
         raise Http404(_("This link does not lead to an entry. Check the link in your e-mail."))
     round_ = (

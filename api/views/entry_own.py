@@ -14,9 +14,8 @@ from rest_framework.response import Response
 
 from api import serializers
 from api.views.base import SLUG, TAG, ApiView
-from core.tokens import is_token
 from registration import checkin, deadlines, services, validation
-from registration.models import Entry
+from registration.models import Entry, entry_for_manage_token
 from registration.notifications import manage_url
 
 TOKEN = OpenApiParameter(
@@ -34,13 +33,7 @@ REFUSED = OpenApiResponse(
 
 
 def entry_by_token(slug: str, token: str) -> Entry:
-    entry = None
-    if is_token(token):
-        entry = (
-            Entry.objects.select_related("category__championship")
-            .filter(manage_token=token, category__championship__slug=slug)
-            .first()
-        )
+    entry = entry_for_manage_token(token, championship_slug=slug)
     if entry is None:
         raise NotFound(_("This link does not lead to an entry. Check the link in your e-mail."))
     return entry

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import zoneinfo
 
 from django.conf import settings
@@ -17,11 +16,12 @@ from django.utils.translation import gettext_lazy as _
 
 from championship import bounds, presets, rulesets
 from championship.rules import deadline
+from core import tokens
 
 
 def new_token() -> str:
-    """Return an unguessable token for a URL (128 bits of randomness)."""
-    return secrets.token_urlsafe(16)
+    """Return an unguessable token for a URL, stored as it is (``core.tokens.new_token``)."""
+    return tokens.new_token()
 
 
 # First path segments that belong to the application, not to a championship.

@@ -34,6 +34,7 @@ class OutgoingMail(models.Model):
         PAYMENT_REMINDER = "payment_reminder", _("Payment reminder")
         PAYMENT_LAPSED = "payment_lapsed", _("Released for non-payment")
         ADDRESS = "address", _("E-mail address to confirm")
+        PASSWORD_RESET = "password_reset", _("Password reset")
 
     class State(models.TextChoices):
         QUEUED = "queued", _("Queued")
@@ -50,7 +51,8 @@ class OutgoingMail(models.Model):
         verbose_name=_("championship"),
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
-    # What the mail is about: the entry's id, the sign-in link's, or the person's (``ADDRESS``).
+    # What the mail is about: the entry's id, the sign-in link's, the person's (``ADDRESS``),
+    # or the user's (``PASSWORD_RESET``, without a championship).
     reference = models.BigIntegerField(_("reference"), null=True, blank=True)
     to = models.EmailField(_("recipient"), max_length=254)
     subject = models.TextField(_("subject"))

@@ -54,12 +54,6 @@ def mail_down(settings):
     settings.EMAIL_BACKEND = FAILING
 
 
-@pytest.fixture
-def english(client, settings):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
-
-
 def later(minutes):
     """Let ``minutes`` pass for the outbox: every scheduled attempt comes that much sooner."""
     for row in OutgoingMail.objects.filter(next_attempt_at__isnull=False):
@@ -95,7 +89,9 @@ def test_a_registration_with_the_mail_server_down_is_saved_and_shows_the_private
     assert (row.state, row.attempts, row.to) == (State.QUEUED, 1, "kari@example.org")
     assert "SMTPServerDisconnected: Connection unexpectedly closed" in row.last_error
     assert row.next_attempt_at > timezone.now()
-    assert link in row.body
+    # The stored mail holds a placeholder where the link's token goes, filled in as it is sent.
+    assert link.replace(entry.manage_token, outbox.PRIVATE_LINK) in row.body
+    assert entry.manage_token not in row.body
 
 
 def test_the_outbox_command_delivers_the_failed_confirmation_once_the_server_is_back(
@@ -207,7 +203,7 @@ def test_a_new_private_link_with_the_mail_server_down_is_shown_to_the_organiser(
     assert link in response.text
     assert "It could not be sent by e-mail: pass it on yourself." in response.text
     row = OutgoingMail.objects.get(kind="new_link")
-    assert row.failing and entry.manage_token in row.body
+    assert row.failing and outbox.PRIVATE_LINK in row.body
 
 
 @pytest.mark.django_db(transaction=True)
