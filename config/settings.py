@@ -147,7 +147,7 @@ THROTTLE_VIEWS = {
     "api:entry-register": "registration",
     "registration:check": "registration-check",
     "password_reset": "password-reset",
-    "registration:manage": "entry-manage",
+    "results:entry_page": "entry-manage",
     "registration:withdraw": "entry-manage",
     "registration:accept": "entry-manage",
     "registration:judge_note": "entry-manage",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django_countries import countries
@@ -289,3 +290,21 @@ def published_fields_text(fields) -> str:
     if len(words) <= 1:
         return "".join(words)
     return _("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
+
+
+def apply_service_errors(error: ValidationError, entry_form, formset) -> None:
+    """Put a service's field errors (``members.N.field``) on the forms they belong to."""
+    for key, messages_ in error.message_dict.items():
+        for message in messages_:
+            if key.startswith("members."):
+                _members, index, field = key.split(".")
+                form = formset.forms[int(index)]
+                form.add_error(field if field in form.fields else None, message)
+            elif key == "members":
+                formset._non_form_errors.append(message)
+            elif key.startswith("answers.") and f"q_{key[8:]}" in entry_form.fields:
+                entry_form.add_error(f"q_{key[8:]}", message)
+            elif key in entry_form.fields:
+                entry_form.add_error(key, message)
+            else:
+                entry_form.add_error(None, message)

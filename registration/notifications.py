@@ -51,7 +51,7 @@ def manage_path(entry: Entry, *, token: str | None = None) -> str:
     mail, ``outbox.PRIVATE_LINK``, filled in as the mail is sent.
     """
     return reverse(
-        "registration:manage",
+        "results:entry_page",
         kwargs={
             "championship_slug": entry.category.championship.slug,
             "token": entry.manage_token if token is None else token,

@@ -20,10 +20,6 @@
     results app lists the entry without a place in every round it has a result
     in, re-ranks those rounds, and refuses the change where the entry has a
     recorded result and ``by`` is not a head judge.
-``entry_page_results``
-    Sent by the entrant's private page with ``entry``; a receiver answers with
-    the entry's results the entrant may see (confirmed, or decided: did not
-    start, disqualified), in round order. The results app answers.
 """
 
 from django.dispatch import Signal
@@ -31,4 +27,3 @@ from django.dispatch import Signal
 members_changed = Signal()
 entry_withdrawn = Signal()
 entry_walkover = Signal()
-entry_page_results = Signal()

@@ -1,7 +1,8 @@
 """Registration's public pages, under ``/<championship_slug>/`` (config/urls.py).
 
-The championship's own page, registering in a category, an entrant's private page
-(the link in the confirmation e-mail) and a co-entrant's address link. The
+The championship's own page, registering in a category, what an entrant does with
+their private link (the page itself, which shows results too, is results'), and a
+co-entrant's address link. The
 organiser's entry pages are in config/manage_urls.py.
 """
 
@@ -15,7 +16,6 @@ urlpatterns = [
     path("", views.championship_page, name="championship"),
     path("register/<slug:category_key>/", views.register, name="register"),
     path("register/<slug:category_key>/check/", views.check, name="check"),
-    path("entries/<str:token>/", views.manage, name="manage"),
     path("entries/<str:token>/withdraw/", views.withdraw, name="withdraw"),
     path("entries/<str:token>/accept/", views.accept, name="accept"),
     path("entries/<str:token>/judge-note/", views.judge_note, name="judge_note"),

@@ -2,7 +2,6 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 from registration.signals import (
-    entry_page_results,
     entry_walkover,
     entry_withdrawn,
     members_changed,
@@ -24,6 +23,3 @@ class ResultsConfig(AppConfig):
             receivers.rerank_entries_rounds, dispatch_uid="results.rerank_withdrawn_entry_rounds"
         )
         entry_walkover.connect(receivers.walkover_rerank, dispatch_uid="results.walkover_rerank")
-        entry_page_results.connect(
-            receivers.entry_page_results, dispatch_uid="results.entry_page_results"
-        )

@@ -4,14 +4,14 @@ members now, and the entrant's page shows the entry's results."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from championship.models import ChampionshipRole, Round
 from championship.permissions import has_role
 from results.models import Result
-from results.services import standings_ensure_all, standings_recompute
+from results.services import standings_recompute
 
 
 def rerank_entries_rounds(sender, *, entries, **kwargs) -> None:
@@ -65,18 +65,3 @@ def walkover_rerank(sender, *, entries, reason, by=None, undo=False, **kwargs) -
                 *({"at": now, "entry": pk, "reason": why} for pk in pks),
             ]
             round_.save(update_fields=["corrections"])
-
-
-def entry_page_results(sender, *, entry, **kwargs) -> list[Result]:
-    """Answer the entrant's private page (``registration.signals.entry_page_results``).
-
-    The entry's results once confirmed by the entrant, or decided without a time
-    (did not start, disqualified), in round order, with their places up to date.
-    """
-    standings_ensure_all(Round.objects.filter(results__entry=entry))
-    return list(
-        Result.objects.filter(entry=entry)
-        .filter(Q(confirmed_at__isnull=False) | Q(status__in=["dns", "dsq"]))
-        .select_related("round")
-        .order_by("round__order")
-    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from functools import partial
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from championship import bounds
 from championship.models import Heat, Round, Seat
@@ -16,7 +16,7 @@ from results import queries
 from results.live_poll import cached_once
 from results.models import Result
 from results.public_rows import pace, public_rows, rows_json
-from results.services import standings_ensure
+from results.services import standings_ensure, standings_ensure_all
 
 
 def result_fields(result: Result) -> dict:
@@ -264,3 +264,18 @@ def category_standings(category) -> list[dict]:
             seen.add(row["entry"]["id"])
             combined.append({**row, "round": round_.key, "round_name": round_.display_name})
     return combined
+
+
+def entry_results(entry) -> list[Result]:
+    """Return the results of ``entry`` its entrant may see, in round order, places up to date.
+
+    A result shows once the entrant confirmed it, or once it is decided without a
+    time (did not start, disqualified).
+    """
+    standings_ensure_all(Round.objects.filter(results__entry=entry))
+    return list(
+        Result.objects.filter(entry=entry)
+        .filter(Q(confirmed_at__isnull=False) | Q(status__in=["dns", "dsq"]))
+        .select_related("round")
+        .order_by("round__order")
+    )

@@ -6,7 +6,7 @@ target, the venue screen the projector follows, and an entrant's diploma.
 
 from django.urls import path
 
-from results import diploma_views, venue, views
+from results import diploma_views, entry_page, venue, views
 
 app_name = "results"
 
@@ -27,7 +27,8 @@ urlpatterns = [
     path("venue/state/", venue.state, name="venue_state"),
     path("venue/message/", venue.message, name="venue_message"),
     path("venue/podium/<slug:category_key>/", venue.podium, name="venue_podium"),
-    # The entrant's diploma, through the entry's private link.
+    # The entrant's private page, the link in every mail to the entrant, and their diploma.
+    path("entries/<str:token>/", entry_page.entry_page, name="entry_page"),
     path(
         "entries/<str:token>/diploma/<slug:round_key>.pdf",
         diploma_views.entry_diploma,
