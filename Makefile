@@ -1,6 +1,7 @@
 # make run  — install what running needs and serve the demo at http://127.0.0.1:8000
 #             (HOST=0.0.0.0 lets phones on the same network in; FRESH=1 rebuilds the demo)
 # make test — install the test tools too and run every test (lint, format, migrations, pytest)
+# make test-deep — the generated and exhaustive tests again, in full (CI runs it after make test)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -15,7 +16,7 @@ PORT ?= 8000
 # Run tests in parallel: one worker per core (override with PYTEST_WORKERS=1).
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test install lint format messages clean bench
+.PHONY: run test test-deep install lint format messages clean bench
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed"'
@@ -56,6 +57,12 @@ test: $(DEV_STAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not serial"
 	# Tests that start servers or a database cluster of their own run apart.
 	$(BIN)/pytest -m serial
+
+# The tests marked deep (Hypothesis's, schemathesis's, the hostile-input sweep) with their full
+# numbers of examples and every hostile value at every URL; make test runs them quick
+# (tests/depth.py).
+test-deep: $(DEV_STAMP)
+	TEST_DEPTH=deep $(BIN)/pytest -n $(PYTEST_WORKERS) -m "deep and not serial"
 
 # make bench — gunicorn + PostgreSQL + Redis under wrk; see docs/performance.md
 bench: $(DEV_STAMP)

@@ -14,6 +14,10 @@ moved as far by a script of the browser tests (``tests/browser/conftest.py``),
 as on a phone whose clock agrees with the server's; its timers run on as ever.
 The ``serial`` tests are skipped: their servers run in processes of their own,
 on the real clock.
+
+``TEST_DEPTH=deep`` (``make test-deep``) runs the generated and exhaustive tests
+in full: Hypothesis's ``deep`` profile and the whole hostile-input sweep; without
+it they run the ``quick`` profile and a smaller sweep (``tests/depth.py``).
 """
 
 import os
@@ -58,9 +62,18 @@ CLOCK_AT = os.environ.get("TEST_CLOCK_AT", "").strip()
 _travel, _shift = clock_travel(CLOCK_AT) if CLOCK_AT else (None, timedelta(0))
 
 from django.conf import settings  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
 
 from championship.models import ChampionshipRole  # noqa: E402
 from tests import factories  # noqa: E402
+from tests.depth import DEPTH, DEPTHS  # noqa: E402
+
+# The number of examples of a test that sets none; a test that sets its own takes it from
+# ``tests.depth.examples``. The deep profile is Hypothesis's default (100).
+hypothesis_settings.register_profile("deep", max_examples=100)
+hypothesis_settings.register_profile("quick", max_examples=30)
+if DEPTH in DEPTHS:
+    hypothesis_settings.load_profile(DEPTH)
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
@@ -71,6 +84,8 @@ def clock_shift() -> timedelta:
 
 
 def pytest_configure(config):
+    if DEPTH not in DEPTHS:
+        raise pytest.UsageError(f"TEST_DEPTH={DEPTH!r}: give one of {', '.join(DEPTHS)}.")
     engine = settings.DATABASES["default"]["ENGINE"]
     if IN_CI and engine != "django.db.backends.postgresql":
         raise pytest.UsageError(
@@ -87,12 +102,21 @@ def pytest_unconfigure(config):
 
 
 def pytest_report_header(config):
+    lines = [f"depth: {DEPTH} (TEST_DEPTH; Hypothesis profile {DEPTH!r})"]
     if _travel is not None:
-        return f"clock: TEST_CLOCK_AT={CLOCK_AT}, now {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC"
-    return None
+        lines.append(
+            f"clock: TEST_CLOCK_AT={CLOCK_AT}, now {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC"
+        )
+    return lines
 
 
 def pytest_collection_modifyitems(config, items):
+    from hypothesis import is_hypothesis_test
+
+    for item in items:
+        # A Hypothesis test runs more examples under TEST_DEPTH=deep: make test-deep runs it.
+        if is_hypothesis_test(getattr(item, "obj", None)):
+            item.add_marker(pytest.mark.deep)
     if _travel is None:
         return
     skip = pytest.mark.skip(
@@ -118,6 +142,22 @@ def organiser(championship):
 @pytest.fixture
 def judge(championship):
     return factories.role(championship, ChampionshipRole.Role.JUDGE, username="judy")
+
+
+@pytest.fixture
+def rm(db):
+    """A rogaland championship on 14 March next year, 09:00 UTC (10:00 in Oslo)."""
+    return factories.championship(
+        slug=f"rm-{factories.NEXT_YEAR}",
+        starts_at=datetime(factories.NEXT_YEAR, 3, 14, 9, tzinfo=UTC),
+    )
+
+
+@pytest.fixture
+def english(client):
+    """The test client, reading the pages in English (the language cookie)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
 
 
 @pytest.fixture(autouse=True)

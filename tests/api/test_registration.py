@@ -13,12 +13,7 @@ from registration.models import Entry, Person
 from tests import factories
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def registration_url(championship, category):

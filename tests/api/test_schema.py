@@ -19,6 +19,7 @@ from championship.services import tables_create
 from config.wsgi import application
 from control import rounds
 from tests import factories
+from tests.depth import examples
 
 CHECKS = [
     not_a_server_error,
@@ -68,7 +69,7 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", applicati
 
 @schema.parametrize()
 @settings(
-    max_examples=30,
+    max_examples=examples(deep=30, quick=10),
     deadline=None,
     suppress_health_check=[
         HealthCheck.function_scoped_fixture,

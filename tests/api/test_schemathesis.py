@@ -24,11 +24,13 @@ from championship.services import tables_create
 from config.wsgi import application
 from control import rounds
 from tests import factories
+from tests.depth import examples
 
 SLUG = "hostile"
 
+# Per operation: a deep run (make test-deep) generates 25 cases, a quick one 8.
 HYPOTHESIS = settings(
-    max_examples=25,
+    max_examples=examples(deep=25, quick=8),
     derandomize=True,
     deadline=None,
     database=None,

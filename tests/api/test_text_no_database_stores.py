@@ -9,7 +9,6 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import DataError, connection, transaction
 from django.utils.html import escape
@@ -23,14 +22,9 @@ from tests.championship.test_admin import admin_url, change_form_data
 from tests.factories import NEXT_YEAR
 from tests.registration.test_views import management, member_data
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 NUL_REFUSED = "Null characters are not allowed."
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import tempfile
 
 import pytest
 
+from tests.browser.judge_modules import FAKES, ORIGIN, STATIC, serve_from
 from tests.conftest import IN_CI, clock_shift
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -103,3 +104,14 @@ def page(chromium, live_server):
 def phone(page):
     page.set_viewport_size(PHONE)
     return page
+
+
+@pytest.fixture(scope="module")
+def modules_page(chromium):
+    """A page of the made-up origin with the judge's modules and their fakes (judge_modules.py)."""
+    page = chromium.new_page()
+    page.route(f"{ORIGIN}/**", serve_from(STATIC))
+    page.goto(f"{ORIGIN}/")
+    page.add_script_tag(content=FAKES)
+    yield page
+    page.close()

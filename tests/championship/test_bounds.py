@@ -32,9 +32,9 @@ from interchange.format import InterchangeError
 from interchange.write import import_document
 from tests import factories
 from tests.championship.test_admin import admin_url, change_form_data
-from tests.control.test_control_room import said, seated, seats_of, url
+from tests.control.control_room import said, seated, seats_of, url
 from tests.factories import NEXT_YEAR
-from tests.interchange.test_format import counts, example
+from tests.interchange.documents import counts, example
 
 FIRST = datetime(1, 1, 1, tzinfo=UTC)
 LAST = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)

@@ -11,7 +11,6 @@ import io
 from datetime import UTC, date, datetime
 
 import pytest
-from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from championship.models import ChampionshipRole, Seat
@@ -24,15 +23,10 @@ from results.services import standings_recompute
 from tests import factories
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 ORGANISER = ChampionshipRole.Role.ORGANISER
 START = datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 def rogaland(slug, language):

@@ -1,7 +1,6 @@
 """QR codes and e-mailed links lead to this server: SITE_URL if set, else the request's address."""
 
 import logging
-from datetime import UTC, datetime
 
 import pytest
 from django.core import checks, mail
@@ -19,7 +18,6 @@ from registration.models import Entry
 from tests import factories
 from tests.config.test_settings import run_manage
 from tests.control.test_cards import decode, png_pixels, rasterise, svg_modules
-from tests.factories import NEXT_YEAR
 from tests.registration.test_views import management, member_data
 
 pytestmark = pytest.mark.django_db
@@ -33,13 +31,6 @@ def no_site_url(settings):
     """Run as a fresh installation does: SITE_URL unset; the LAN address allowed."""
     settings.SITE_URL = ""
     settings.ALLOWED_HOSTS = ["testserver", "127.0.0.1", "192.168.1.23", "puzzle.example.org"]
-
-
-@pytest.fixture
-def rm():
-    return factories.championship(
-        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
-    )
 
 
 @pytest.fixture

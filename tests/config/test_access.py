@@ -72,7 +72,7 @@ ACCESS = {
     "manage:dashboard_correct": (HEAD_JUDGE, "post"),
     "registration:register": (PUBLIC, "get"),
     "registration:check": (PUBLIC, "post"),
-    "registration:manage": (MANAGE_LINK, "get"),
+    "results:entry_page": (MANAGE_LINK, "get"),
     "registration:withdraw": (MANAGE_LINK, "post"),
     "manage:entries": (ORGANISER, "get"),
     "manage:entries_export": (ORGANISER, "get"),
@@ -268,7 +268,7 @@ def url_of(name, world):
     if name in ("judging:table", "judging:table_state", "judging:start_now"):
         values["token"] = world["table"].token
     elif name in (
-        "registration:manage",
+        "results:entry_page",
         "registration:withdraw",
         "registration:accept",
         "registration:judge_note",

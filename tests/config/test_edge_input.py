@@ -31,15 +31,10 @@ from registration.models import Entry
 from tests import factories
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 Role = ChampionshipRole.Role
 MiB = 1024 * 1024
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 def api_client(user=None) -> APIClient:

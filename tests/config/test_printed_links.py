@@ -19,9 +19,8 @@ from championship.models import ChampionshipRole
 from core import tokens
 from judging import views as judging_views
 from registration import address_views, addresses, checkin, organiser_checkin
-from registration import views as registration_views
 from registration.models import Entry
-from results import diploma_views
+from results import diploma_views, entry_page
 from tests import factories
 from tests.results.test_diplomas import run
 
@@ -70,14 +69,14 @@ def test_a_diplomas_qr_code(client, championship, organiser):
 
 def test_an_entrants_private_link(client, championship, entry):
     path = f"/{championship.slug}/entries/{entry.manage_token}/"
-    response = opens(client, path, registration_views.manage)
+    response = opens(client, path, entry_page.entry_page)
     assert response.status_code == 200 and "Kari Nordmann" in response.text
 
 
 def test_an_entrants_private_link_mailed_before_links_were_derived(client, championship, entry):
     Entry.objects.filter(pk=entry.pk).update(legacy_token_hash=tokens.token_hash(LEGACY_TOKEN))
     path = f"/{championship.slug}/entries/{LEGACY_TOKEN}/"
-    response = opens(client, path, registration_views.manage)
+    response = opens(client, path, entry_page.entry_page)
     assert response.status_code == 200 and "Kari Nordmann" in response.text
 
 

@@ -55,7 +55,7 @@ def private(response) -> None:
 
 def entrant_paths(entry, final) -> list[tuple[str, str]]:
     slug, token = final.championship.slug, entry.manage_token
-    manage = reverse("registration:manage", kwargs={"championship_slug": slug, "token": token})
+    manage = reverse("results:entry_page", kwargs={"championship_slug": slug, "token": token})
     api = f"/api/v1/championships/{slug}/entries/{token}/"
     diploma = reverse(
         "results:entry_diploma",

@@ -16,6 +16,8 @@ from registration.models import Entry
 from results.models import Result
 from tests import factories
 
+pytestmark = pytest.mark.usefixtures("english")
+
 NEW = reverse("new")
 
 
@@ -27,12 +29,6 @@ def next_january(day: int) -> date:
 def may_create(user):
     user.user_permissions.add(Permission.objects.get(codename="add_championship"))
     return user
-
-
-@pytest.fixture(autouse=True)
-def english(client, settings):
-    """Read the pages in English, whatever the championship's language."""
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 @pytest.fixture

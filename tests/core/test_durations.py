@@ -16,7 +16,6 @@ from datetime import date
 
 import pypdfium2
 import pytest
-from django.conf import settings
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import timezone
@@ -101,12 +100,6 @@ def shows_both(text: str) -> None:
     assert (slow, fast) == ("1:02:03", "0:12:34")
     assert shows(text, SLOW_MS), f"{slow} is not shown"
     assert shows(text, FAST_MS), f"{fast} is not shown"
-
-
-@pytest.fixture
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
 
 
 @pytest.fixture
@@ -227,7 +220,7 @@ def test_the_judges_dashboard(english, timed):
 def test_the_entrants_private_page(english, timed):
     for result in timed.results.select_related("entry"):
         url = reverse(
-            "registration:manage", args=[timed.championship.slug, result.entry.manage_token]
+            "results:entry_page", args=[timed.championship.slug, result.entry.manage_token]
         )
         text = english.get(url).content.decode()
         assert f"<strong>{format_duration(result.final_ms)}</strong>" in text, result.entry.name

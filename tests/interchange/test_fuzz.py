@@ -15,6 +15,7 @@ from registration.csv_io import parse_entries
 from registration.models import Entry, Person
 from results.models import Result
 from tests import factories
+from tests.depth import examples
 from tests.paths import DATA
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +76,9 @@ def counts():
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(deep=150, quick=40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(mutated_documents())
 def test_a_mutated_interchange_document_is_imported_or_refused_cleanly(document):
@@ -89,7 +92,7 @@ def test_a_mutated_interchange_document_is_imported_or_refused_cleanly(document)
         championship.delete()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(deep=60, quick=20), deadline=None)
 @given(st.one_of(json_values, st.text(max_size=50)))
 def test_anything_that_is_not_a_document_is_refused_cleanly(value):
     before = counts()
@@ -109,7 +112,9 @@ def rogaland(db):
 
 
 @settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(deep=120, quick=40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.binary(max_size=400))
 def test_random_bytes_as_a_csv_file_give_a_clear_answer(rogaland, data):
@@ -124,7 +129,9 @@ def test_random_bytes_as_a_csv_file_give_a_clear_answer(rogaland, data):
 
 
 @settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(deep=120, quick=40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(rows=csv_rows, delimiter=st.sampled_from([",", ";"]))
 def test_random_csv_rows_are_previewed_with_their_problems(rogaland, rows, delimiter):

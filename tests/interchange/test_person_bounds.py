@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from championship.models import Championship
 from interchange.export import export_document
-from tests.interchange.test_format import counts, example
+from tests.interchange.documents import counts, example
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from championship.models import Championship
 from interchange.export import export_document
 from interchange.format import InterchangeError
 from interchange.write import import_document
-from tests.interchange.test_format import HEAT, counts, example
+from tests.interchange.documents import HEAT, counts, example
 
 pytestmark = pytest.mark.django_db
 

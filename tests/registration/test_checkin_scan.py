@@ -32,7 +32,7 @@ def desk(client, championship):
 
 def test_the_entrants_page_shows_a_code_that_decodes_to_its_check_in(client, desk):
     championship, entry = desk
-    page = client.get(reverse("registration:manage", args=[championship.slug, entry.manage_token]))
+    page = client.get(reverse("results:entry_page", args=[championship.slug, entry.manage_token]))
     html = page.content.decode()
     (svg,) = re.findall(r'<section class="card checkin-code".*?(<svg.*?</svg>)', html, re.S)
     text = decode(rasterise(np.pad(svg_modules(svg), 4)))

@@ -12,7 +12,6 @@ import io
 from datetime import UTC, date, datetime
 
 import pytest
-from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.utils import timezone
@@ -24,7 +23,7 @@ from registration.validation import MemberData
 from tests import factories
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 ORGANISER = ChampionshipRole.Role.ORGANISER
 START = datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
@@ -52,11 +51,6 @@ MIXED = "\n".join(
         "individual,,,,,Allerede,first@example.org,1960-01-01,,,",
     ]
 )
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 def dm_with_places(slug: str):

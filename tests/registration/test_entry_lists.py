@@ -3,18 +3,12 @@
 from datetime import date
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def test_sm_publishes_name_home_town_and_age_and_marks_guests(client):

@@ -8,7 +8,6 @@ import json
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
@@ -19,10 +18,10 @@ from registration.models import Entry, Person
 from tests import factories
 from tests.championship.test_admin import admin_url, change_form_data
 from tests.factories import NEXT_YEAR
-from tests.registration.test_csv import member, register, upload
+from tests.registration.csv_entries import member, register, upload
 from tests.registration.test_views import management, member_data
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 TOO_EARLY = "Give a birth date between 1 January 1900 and today."
 TOO_MANY = "Give at most 5 citizenships."
@@ -32,11 +31,6 @@ SIX = ["NO", "SE", "DK", "FI", "IS", "DE"]
 def tomorrow() -> date:
     """Return a day that is tomorrow everywhere on Earth (UTC+14 is at most 14 hours ahead)."""
     return (timezone.now() + timedelta(days=2)).date()
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 @pytest.fixture

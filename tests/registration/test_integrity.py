@@ -13,7 +13,6 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import F
@@ -29,15 +28,10 @@ from results.services import standings_ensure, standings_recompute
 from tests import factories
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 ORGANISER = ChampionshipRole.Role.ORGANISER
 START = datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 @pytest.fixture

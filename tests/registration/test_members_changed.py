@@ -13,7 +13,6 @@ from datetime import UTC, date, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from championship.models import Heat, Round, Seat
@@ -144,11 +143,6 @@ def test_qualification_follows_a_corrected_citizenship(final):
 
 
 # The entrant's manage page ----------------------------------------------------------------
-
-
-@pytest.fixture
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 def test_the_entrant_correcting_their_citizenship_re_ranks_the_final(client, english, final):

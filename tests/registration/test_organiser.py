@@ -3,7 +3,6 @@
 from datetime import UTC, date, datetime
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -12,14 +11,9 @@ from registration.models import Entry
 from tests import factories
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 ORGANISER = ChampionshipRole.Role.ORGANISER
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 @pytest.fixture

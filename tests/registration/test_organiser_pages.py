@@ -11,7 +11,6 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
@@ -23,14 +22,9 @@ from registration.validation import member_data_of
 from tests import factories
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 PER_PAGE = selectors.PER_PAGE
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from datetime import UTC, date, datetime
 
 import pytest
-from django.conf import settings
 from django.core import mail
 
 from championship.models import Category, Championship, ChampionshipRole
@@ -13,15 +12,10 @@ from tests import factories
 from tests.championship.test_admin import admin_url, change_form_data
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 ORGANISER = ChampionshipRole.Role.ORGANISER
 INSTRUCTIONS = "Vipps {fee} til 123 45.\nMerk betalingen med {reference}."
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 @pytest.fixture

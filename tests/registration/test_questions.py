@@ -15,21 +15,14 @@ from interchange.write import import_document
 from registration.models import Entry, Question
 from registration.questions import clean_answers, questions_for
 from tests import factories
-from tests.registration.test_csv import (  # noqa: F401 (fixtures)
-    confirm,
-    english,
-    future,
-    member,
-    read_export,
-    register,
-    upload,
-)
+from tests.registration.csv_entries import confirm, member, read_export, register, upload
 
-pytestmark = pytest.mark.django_db
+# The pages in English (the root conftest's ``english``); ``future`` is the package conftest's.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 @pytest.fixture
-def asked(future):  # noqa: F811
+def asked(future):
     """Four questions: a shirt size (individual only, required), diet, allergies, first time."""
     individual = future.categories.get(kind="individual")
     shirt = Question.objects.create(
@@ -224,7 +217,7 @@ def test_the_organiser_sees_them_and_the_csv_round_trips_them(client, asked):
     assert "T-shirt size: Choose one of: S, M, L." in page
 
 
-def test_the_organiser_adds_changes_and_removes_a_question(client, future):  # noqa: F811
+def test_the_organiser_adds_changes_and_removes_a_question(client, future):
     client.force_login(factories.role(future, ChampionshipRole.Role.ORGANISER, username="desk"))
     url = f"/{future.slug}/manage/questions/"
     one_choice = {

@@ -30,14 +30,6 @@ def sm(db):
     )
 
 
-@pytest.fixture
-def rm(db):
-    """Rogalandsmesterskapet on 14 March next year: under 16 needs an accompanying adult."""
-    return factories.championship(
-        slug=f"rm-{NEXT_YEAR}", starts_at=datetime(NEXT_YEAR, 3, 14, 9, tzinfo=UTC)
-    )
-
-
 def member(index, name, *, email="", birth="1980-01-01", **fields):
     data = {"name": name, "email": email, "birth_date": birth, **fields}
     return {f"members-{index}-{key}": value for key, value in data.items()}

@@ -3,7 +3,6 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
@@ -12,12 +11,7 @@ from registration.models import Entry, Person
 from tests import factories
 from tests.factories import NEXT_YEAR
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 @pytest.fixture

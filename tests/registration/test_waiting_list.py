@@ -49,14 +49,10 @@ def test_the_private_page_shows_the_position(client, championship):
     register(individual, [member("First")])
     mail.outbox.clear()
     waiting = register(individual, [member("Second")], language="en")
-    page = client.get(
-        reverse("registration:manage", args=[championship.slug, waiting.manage_token])
-    )
+    page = client.get(reverse("results:entry_page", args=[championship.slug, waiting.manage_token]))
     assert '<strong class="waiting-position">number 1 in line</strong>' in page.content.decode()
     services.entry_withdraw(entry=waiting)
-    page = client.get(
-        reverse("registration:manage", args=[championship.slug, waiting.manage_token])
-    )
+    page = client.get(reverse("results:entry_page", args=[championship.slug, waiting.manage_token]))
     assert "waiting-position" not in page.content.decode()
 
 

@@ -8,7 +8,6 @@ from datetime import timedelta
 import numpy as np
 import pypdfium2
 import pytest
-from django.conf import settings
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext
@@ -91,12 +90,6 @@ def run(championship, *, entrants=ENTRANTS, sign_off=True) -> Round:
 def final(championship, organiser):
     """Rogalandsmesterskapet's individual final (in Norwegian), signed off."""
     return run(championship)
-
-
-@pytest.fixture
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
 
 
 def entry_of(round_: Round, name: str):
@@ -370,7 +363,7 @@ def test_an_entrants_diploma_is_refused_otherwise(client, championship, organise
     entry = entry_of(final, "Åse Øvrebø Ærø")
     # Provisional: no diploma yet.
     assert client.get(entrant_url(final, entry)).status_code == 404
-    manage = reverse("registration:manage", args=[championship.slug, entry.manage_token])
+    manage = reverse("results:entry_page", args=[championship.slug, entry.manage_token])
     assert "Diploma (PDF)" not in client.get(manage).content.decode()
     signed_off(final)
     assert client.get(entrant_url(final, entry)).status_code == 200
@@ -386,13 +379,13 @@ def test_an_entrants_diploma_is_refused_otherwise(client, championship, organise
 def test_the_entrants_page_links_the_diploma_of_an_official_round(client, english, final):
     entry = entry_of(final, "Åse Øvrebø Ærø")
     Result.objects.filter(entry=entry).update(confirmed_at=final.official_at)
-    manage = reverse("registration:manage", args=[final.championship.slug, entry.manage_token])
+    manage = reverse("results:entry_page", args=[final.championship.slug, entry.manage_token])
     page = client.get(manage).content.decode()
     assert f'href="{entrant_url(final, entry)}" data-diploma>Diploma (PDF)</a>' in page
     # Frida did not start: her result shows, without a diploma.
     frida = entry_of(final, "Frida Borte")
     page = client.get(
-        reverse("registration:manage", args=[final.championship.slug, frida.manage_token])
+        reverse("results:entry_page", args=[final.championship.slug, frida.manage_token])
     ).content.decode()
     assert "Did not start" in page and "Diploma (PDF)" not in page
 

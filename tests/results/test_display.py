@@ -3,7 +3,6 @@
 from datetime import date
 
 import pytest
-from django.conf import settings
 from django.db.models import F
 
 from championship.models import Round, Seat
@@ -12,12 +11,7 @@ from results.models import Result
 from results.services import standings_recompute
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def seat(championship, round_, heat, name, *, region="Rogaland"):

@@ -269,7 +269,7 @@ def test_the_entrants_private_page_links_their_public_page(client, two_champions
     spring, _autumn = two_championships
     anna = Person.objects.get(championship=spring, name="Anna")
     entry = anna.entries.get()
-    page = client.get(reverse("registration:manage", args=[spring.slug, entry.manage_token]))
+    page = client.get(reverse("results:entry_page", args=[spring.slug, entry.manage_token]))
     assert f'href="/puzzlers/{anna.puzzler.ref}/"' in page.content.decode()
 
 

@@ -10,7 +10,6 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from rest_framework.test import APIClient
 
 from championship.models import Seat
@@ -29,15 +28,10 @@ from results.models import Result
 from results.services import standings_recompute
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 BORN = date(1990, 1, 1)
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
 
 @pytest.fixture

@@ -18,12 +18,7 @@ from results.models import Result
 from results.services import standings_recompute
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def add_results(championship, final, count, *, heat_key="a", offset=0):

@@ -1,0 +1,11 @@
+"""The API tests' fixtures: a client of the API."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+
+@pytest.fixture
+def api():
+    return APIClient()
