@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from core.l10n import format_duration
 from harness.http import Answer, try_call
 from harness.servers import load_championship, manage, production_env
 from tests.conftest import IN_CI
@@ -187,8 +188,5 @@ def fragment_row(html: str, name: str) -> str:
 
 
 def shown_time(ms: int) -> str:
-    """Return a final time as the results table shows it (M:SS, or H:MM:SS from an hour)."""
-    seconds = ms // 1000
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    """Return a final time as the results table shows it (``core.l10n.format_duration``)."""
+    return format_duration(ms)
