@@ -4,7 +4,7 @@ Reading what a client may send (``jsonbounds``, ``form_fields``, ``csvfile``), w
 sent it (``client_ip``) and how often (``throttle``); the site's address for links
 that leave the screen (``site_url``, ``lan``); the shape of a URL's tokens
 (``tokens``); the process's caches and the one generic reader of written-out SQL
-(``process_cache``, ``sql``); the workers' loop (``worker``); numbers, amounts and
+(``process_cache``, ``queries``); the workers' loop (``worker``); numbers, amounts and
 durations as a reader's language says them (``l10n``, ``formats``,
 ``country_names``); the admin site, the deployment's system checks, the
 middleware that reads Norwegian browsers as bokmål, and ``actions``, the one way a

@@ -2,7 +2,7 @@
 
 Every capture runs them, under the round's lock, so they are on the path of
 every tap. Each says why the ORM is not enough and what writing it out gained,
-as measured. Tables and columns come from the models (``core.sql``,
+as measured. Tables and columns come from the models (``core.queries``,
 each field's ``column``); each statement is written once per database vendor
 and way of naming the round or the entry.
 """
@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from championship.models import Category, Championship, ChampionshipRole, Heat, Round, Seat
-from core import sql
+from core import queries as sql
 from judging.models import Capture
 from registration.models import Entry
 from results.models import Result

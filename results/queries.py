@@ -1,7 +1,7 @@
 """Written-out SQL of the results: statements the ORM builds more slowly than they run.
 
 Each statement says why the ORM is not enough and what writing it out gained, as
-measured. Tables and columns come from the models (``core.sql.table``,
+measured. Tables and columns come from the models (``core.queries.table``,
 each field's ``column`` and ``db_type``), and each statement is written once per
 database vendor (and shape), not for every request.
 
@@ -23,7 +23,7 @@ from django.db.models import Model
 
 from championship.models import Category, Championship, Heat, Round, Seat, Table
 from championship.rules import ranking
-from core import sql
+from core import queries as sql
 from registration.models import Entry, EntryMember, Person, Puzzler
 from results.models import Result, RoundRanking
 

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from championship.models import Category, Championship, Heat, Round, Seat
-from core import sql
+from core import queries as sql
 from registration.models import Entry
 from results.models import Result
 from tests import factories
