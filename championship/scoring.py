@@ -27,7 +27,7 @@ JUDGED_FIELDS = tuple(field.name for field in fields(captures.Judged))
 # What the rules make of one result's inputs (a capture derives them for its entry).
 OUTCOME_FIELDS = ["outcome", "penalty_ms", "final_ms", "counted_pieces"]
 # What ranking the whole round gives each result.
-RANK_FIELDS = ["place", "official_place", "qualified", "prize"]
+RANK_FIELDS = ["place", "official_place", "qualified", "qualified_by", "prize"]
 DERIVED_FIELDS = [*OUTCOME_FIELDS, "official", *RANK_FIELDS]
 # What the public results show of a result besides its ranking (``results.public_rows``
 # reads these): a capture that changes none of them gives spectators no new version.
@@ -69,7 +69,8 @@ def advance_of(round_) -> advancement.Advance | None:
     """Return the round's advancement settings for the rules, or ``None``.
 
     Reads ``advance`` (a ``Round.Advance``), ``advance_count`` and
-    ``advance_best_remaining``.
+    ``advance_best_remaining``. Country places are not an ``Advance``: see
+    ``Round.country_places_settings``.
     """
     if round_.advance == Round.Advance.OVERALL:
         return advancement.Advance(overall=round_.advance_count)

@@ -321,7 +321,7 @@ def round_dashboard(round_: Round, *, now: datetime) -> Dashboard:
         for capture in trail
     ]
     recorded = {capture.entry_id for capture in trail}
-    pieces = round_.category.pieces
+    pieces = round_.total_pieces
     by_entry: dict[int, list[Capture]] = {}
     for capture in trail:
         by_entry.setdefault(capture.entry_id, []).append(capture)

@@ -130,7 +130,7 @@ class SeatAtTable:
             return None
         if count.pieces_placed is not None:
             return count.pieces_placed
-        return self.seat.heat.round.category.pieces - count.pieces_remaining
+        return self.seat.heat.round.total_pieces - count.pieces_remaining
 
     def state(self, user) -> dict:
         """Return what the judge's phone needs to know of this entry, JSON-ready."""
@@ -140,7 +140,7 @@ class SeatAtTable:
             "entry": self.entry.ref,
             "name": self.entry.name,
             "round": heat.round.key,
-            "pieces": heat.round.category.pieces,
+            "pieces": heat.round.total_pieces,
             "heatState": heat.state,
             "heatStateLabel": str(heat.get_state_display()),
             "startMs": epoch_ms(self.start),

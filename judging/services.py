@@ -278,7 +278,7 @@ def _store(
         result = Result(round=locked_round, heat=heat, entry=entry)
     result.entry = entry
     shown_before = None if new_result else _shown(result)
-    pieces = locked_round.category.pieces
+    pieces = locked_round.total_pieces
     rules = championship.rules
     limit = locked_round.time_limit_ms
     _check_counts(data, pieces, rules)
@@ -444,7 +444,7 @@ def _rederive(seat: Seat) -> None:
         round_ = seat.round
         result_derive(
             result,
-            round_.category.pieces,
+            round_.total_pieces,
             second_count=round_.category.championship.second_count,
         )
         result.save()

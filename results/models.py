@@ -38,6 +38,10 @@ class Result(models.Model):
         DNS = "dns", _("Did not start")
         DSQ = "dsq", _("Disqualified")
 
+    class QualifiedBy(models.TextChoices):
+        COUNTRY = "country", _("Country place")
+        CLASSIFICATION = "classification", _("Classification")
+
     round = models.ForeignKey(
         "championship.Round", on_delete=models.CASCADE, related_name="results"
     )
@@ -96,6 +100,13 @@ class Result(models.Model):
     place = models.PositiveIntegerField(_("place"), null=True, blank=True)
     official_place = models.PositiveIntegerField(_("official place"), null=True, blank=True)
     qualified = models.BooleanField(_("qualified"), default=False)
+    qualified_by = models.CharField(
+        _("qualified by"),
+        max_length=20,
+        choices=QualifiedBy.choices,
+        blank=True,
+        help_text=_("How a qualifier went on, where the round gives country places."),
+    )
     prize = models.PositiveSmallIntegerField(_("prize"), null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -103,7 +103,7 @@ def ranked_contents(round_: Round, heat: str | None = None) -> list[tuple[Conten
     # (entry id, name, consents, puzzler's ref), in the entry's order.
     members = {entry_id: tuple(rows) for entry_id, rows in groupby(member_rows, itemgetter(0))}
     page = reverse("puzzler", kwargs={"ref": "REF"})
-    made = (round_.category.pieces, page)
+    made = (round_.total_pieces, page)
     found = []
     fresh = {}
     for value in values:

@@ -122,7 +122,7 @@ def puzzler_page(request, ref):
         championship = result.round.category.championship
         if not championships or championships[-1]["championship"] != championship:
             championships.append({"championship": championship, "results": []})
-        result.pace = pieces_per_minute(result.round.category.pieces, result)
+        result.pace = pieces_per_minute(result.round.total_pieces, result)
         championships[-1]["results"].append(result)
     return render(
         request,

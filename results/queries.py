@@ -195,7 +195,7 @@ STORED_INPUTS = (
     "counted_pieces",
     "official",
 )
-STORED_RANKING = ("place", "official_place", "qualified", "prize")
+STORED_RANKING = ("place", "official_place", "qualified", "qualified_by", "prize")
 
 
 def stored_outcomes(round_id: int) -> list[tuple]:

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import F, Prefetch, Q
 
 from championship.models import Round, Seat
-from championship.rules import advancement, ranking, timing
+from championship.rules import advancement, country_places, ranking, timing
 from championship.scoring import (
     DERIVED_FIELDS,
     RANK_FIELDS,
@@ -38,7 +38,7 @@ def standings_compute(
     championship = round_.category.championship
     rules = championship.rules
     kind = round_.category.kind
-    total = round_.category.pieces
+    total = round_.total_pieces
     limit = round_.time_limit_ms
     by_pk = {result.pk: result for result in results}
     rows = []
@@ -59,11 +59,12 @@ def standings_compute(
     withdrawn = {result.pk for result in results if _withdrawn(result)}
     placed = rank_outcomes(round_, rows, withdrawn)
     ranked = []
-    for pk, (place, official_place, qualified, prize) in placed.items():
+    for pk, (place, official_place, qualified, qualified_by, prize) in placed.items():
         result = by_pk[pk]
         result.place = place
         result.official_place = official_place
         result.qualified = qualified
+        result.qualified_by = qualified_by
         result.prize = prize
         ranked.append(result)
     return ranked
@@ -77,9 +78,11 @@ def rank_outcomes(
 ) -> dict:
     """Rank a round's outcomes: each entry's place, official place, qualification and prize.
 
-    Return them by ``Ranked.entry``, in standing order: the ranked entries first,
+    Return ``(place, official_place, qualified, qualified_by, prize)`` by
+    ``Ranked.entry`` (a result's pk), in standing order: the ranked entries first,
     then the withdrawn ones (never ranked: no place, no official place, no prize,
-    not qualified). ``kept``: what ranking the round's previous version kept
+    not qualified). ``qualified_by`` is ``"country"`` or ``"classification"`` in a
+    round with country places, else empty. ``kept``: what ranking the round's previous version kept
     (``results.ranking_reuse``).
     """
     rules = round_.category.championship.rules
@@ -98,19 +101,13 @@ def rank_outcomes(
         standings = ranking.award_prizes(
             standings, prize_places=rules.prize_places, title=rules.title_to_best_official
         )
-    advance = advance_of(round_)
-    qualified = (
-        advancement.qualifiers(
-            standings, advance, unofficial_only_if_better=rules.unofficial_advance_only_if_better
-        )
-        if advance is not None
-        else set()
-    )
+    routes = qualifiers_of(round_, standings, rules)
     placed = {
         standing.entry: (
             standing.place,
             standing.official_place,
-            standing.entry in qualified,
+            standing.entry in routes,
+            routes.get(standing.entry, ""),
             standing.prize,
         )
         for standing in standings
@@ -118,8 +115,36 @@ def rank_outcomes(
     if withdrawn:
         for row in rows:
             if row.entry in withdrawn:
-                placed[row.entry] = (None, None, False, None)
+                placed[row.entry] = (None, None, False, "", None)
     return placed
+
+
+def qualifiers_of(round_: Round, standings: list[ranking.Standing], rules) -> dict:
+    """Return the qualifiers of a round's ``standings`` (by result pk), each with its route.
+
+    The route is ``"country"`` or ``"classification"`` where the round gives
+    country places (``championship.rules.country_places``), else empty.
+    """
+    if round_.advance == Round.Advance.COUNTRY:
+        return country_places.qualifiers_by_country(
+            standings, countries_of(round_), round_.country_places_settings()
+        )
+    advance = advance_of(round_)
+    if advance is None:
+        return {}
+    qualified = advancement.qualifiers(
+        standings, advance, unofficial_only_if_better=rules.unofficial_advance_only_if_better
+    )
+    return dict.fromkeys(qualified, "")
+
+
+def countries_of(round_: Round) -> dict[int, str]:
+    """Return the country each result's entry represents, by result pk (empty: none)."""
+    return dict(
+        Result.objects.filter(round=round_)
+        .exclude(entry__represents="")
+        .values_list("pk", "entry__represents")
+    )
 
 
 def _withdrawn(result: Result) -> bool:
@@ -303,7 +328,7 @@ def _rank_stored(round_: Round) -> None:
     rows = kept.rows_of([values[:INPUTS] for values in stored], _ranking_row)
     withdrawn = {values[0] for values in stored if values[INPUTS]}
     placed = rank_outcomes(round_, rows, withdrawn, kept)
-    # A stored row ends with its (place, official place, qualified, prize): compared as the
+    # A stored row ends with its (place, official place, qualified, qualified by, prize): as the
     # ranking gives them (SQLite's 0 and 1 are equal to False and True).
     changed = [
         (values[0], *placed[values[0]])
@@ -315,7 +340,7 @@ def _rank_stored(round_: Round) -> None:
 
 
 def _write_places(changed: list[tuple]) -> None:
-    """Write ``(pk, place, official_place, qualified, prize)`` of the results whose ranking moved.
+    """Write ``(pk, *RANK_FIELDS)`` of the results whose ranking moved.
 
     A finish near the top moves the places of everyone behind it: up to the whole
     round, in one statement (``queries.results_update``).

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from championship import bounds
 from championship.models.championship import Category, Championship, new_token
-from championship.rules import timing
+from championship.rules import country_places, timing
 
 
 class Round(models.Model):
@@ -37,6 +37,10 @@ class Round(models.Model):
         NONE = "none", _("Nobody advances")
         OVERALL = "overall", _("The best N overall")
         PER_HEAT = "per_heat", _("The best N per heat, then the best M remaining")
+        COUNTRY = (
+            "country",
+            _("N places: the best of the first K countries, then by classification"),
+        )
 
     championship = models.ForeignKey(
         Championship, on_delete=models.CASCADE, related_name="rounds", editable=False
@@ -59,6 +63,29 @@ class Round(models.Model):
         blank=True,
         help_text=_("Empty: the category's time limit."),
     )
+    pieces = models.PositiveIntegerField(
+        _("pieces per puzzle"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: the category's pieces."),
+    )
+    puzzles = models.PositiveSmallIntegerField(
+        _("puzzles"),
+        default=1,
+        help_text=_("Puzzles done in the round and counted together (a team's two puzzles: 2)."),
+    )
+    into = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="fed_by",
+        verbose_name=_("qualifiers go to"),
+        help_text=_(
+            "The round this round's qualifiers go to; several groups may feed one round. "
+            "Empty: the category's next round."
+        ),
+    )
     advance = models.CharField(
         _("advancement"), max_length=20, choices=Advance.choices, default=Advance.NONE
     )
@@ -67,6 +94,22 @@ class Round(models.Model):
     )
     advance_best_remaining = models.PositiveSmallIntegerField(
         _("advance: best M remaining"), null=True, blank=True
+    )
+    advance_country_places = models.PositiveSmallIntegerField(
+        _("advance: country places K"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: every country."),
+    )
+    advance_country_requires_completion = models.BooleanField(
+        _("a country place needs a completed puzzle"), default=False
+    )
+    advance_per_country = models.PositiveSmallIntegerField(
+        _("country places per country"), default=1
+    )
+    advance_only_countries_without_qualifier = models.BooleanField(
+        _("country places only for countries without a qualifier, on top of N"),
+        default=False,
     )
     seating_published_at = models.DateTimeField(
         _("seating published at"),
@@ -139,8 +182,21 @@ class Round(models.Model):
                         advance_count__isnull=False,
                         advance_best_remaining__isnull=False,
                     )
+                    | Q(
+                        advance="country",
+                        advance_count__isnull=False,
+                        advance_count__gte=1,
+                        advance_best_remaining__isnull=True,
+                    )
                 ),
                 name="round_advance_settings",
+            ),
+            models.CheckConstraint(condition=Q(puzzles__gte=1), name="round_puzzles_positive"),
+            models.CheckConstraint(
+                condition=Q(pieces__isnull=True) | Q(pieces__gte=1), name="round_pieces_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(advance_per_country__gte=1), name="round_per_country_positive"
             ),
         ]
 
@@ -161,6 +217,16 @@ class Round(models.Model):
         return self.time_limit_minutes or self.category.time_limit_minutes
 
     @property
+    def pieces_per_puzzle(self) -> int:
+        """Return the pieces of one of the round's puzzles: its own, or the category's."""
+        return self.pieces or self.category.pieces
+
+    @property
+    def total_pieces(self) -> int:
+        """Return the pieces an entry can place in the round: every puzzle's, counted together."""
+        return self.pieces_per_puzzle * self.puzzles
+
+    @property
     def time_limit_ms(self) -> int:
         """Return the time limit in milliseconds, as it runs from each entry's own start."""
         return self.effective_time_limit_minutes * 60_000
@@ -172,7 +238,19 @@ class Round(models.Model):
             return {"overall": self.advance_count}
         if self.advance == self.Advance.PER_HEAT:
             return {"per_heat": self.advance_count, "best_remaining": self.advance_best_remaining}
+        if self.advance == self.Advance.COUNTRY:
+            return self.country_places_settings().to_dict()
         return {}
+
+    def country_places_settings(self) -> country_places.CountryPlaces:
+        """Return the round's country-places advancement for the rules (``Advance.COUNTRY``)."""
+        return country_places.CountryPlaces(
+            places=self.advance_count,
+            country_places=self.advance_country_places,
+            requires_completion=self.advance_country_requires_completion,
+            per_country=self.advance_per_country,
+            only_countries_without_qualifier=self.advance_only_countries_without_qualifier,
+        )
 
     @property
     def is_official(self) -> bool:
@@ -193,20 +271,38 @@ class Round(models.Model):
         return time_up + timedelta(minutes=self.championship.protest_window_minutes)
 
     def previous_round(self) -> Round | None:
-        """Return the round of the same category just before this one (``None``: the first)."""
-        return (
-            Round.objects.filter(category=self.category_id, order__lt=self.order)
-            .order_by("-order")
-            .first()
-        )
+        """Return the round this one takes its entrants from (``None``: a first round).
+
+        Of several groups feeding this round (``into``), the first by order; see
+        ``previous_rounds``.
+        """
+        feeding = self.previous_rounds()
+        return feeding[0] if feeding else None
+
+    def previous_rounds(self) -> list[Round]:
+        """Return the rounds whose qualifiers come to this one, in order.
+
+        Those that name this round in ``into``, and the category's round just
+        before this one when it names no round (a category's rounds in a row).
+        """
+        rounds = list(Round.objects.filter(category=self.category_id).order_by("order"))
+        return [round_ for round_ in rounds if round_.following_in(rounds) == self]
 
     def next_round(self) -> Round | None:
-        """Return the round of the same category just after this one (``None``: the last)."""
+        """Return the round this one's qualifiers go to (``None``: the last)."""
+        if self.into_id is not None:
+            return self.into
         return (
             Round.objects.filter(category=self.category_id, order__gt=self.order)
             .order_by("order")
             .first()
         )
+
+    def following_in(self, rounds: list[Round]) -> Round | None:
+        """Return the round this one feeds among its category's ``rounds`` (in order)."""
+        if self.into_id is not None:
+            return next((round_ for round_ in rounds if round_.pk == self.into_id), None)
+        return next((round_ for round_ in rounds if round_.order > self.order), None)
 
     @classmethod
     def from_db(cls, db, field_names, values):
@@ -228,8 +324,19 @@ class Round(models.Model):
                 errors["advance_count"] = _("Say how many advance per heat.")
             if self.advance_best_remaining is None:
                 errors["advance_best_remaining"] = _("Say how many of the best remaining advance.")
+        elif self.advance == self.Advance.COUNTRY:
+            if not self.advance_count:
+                errors["advance_count"] = _("Say how many places go on from the round.")
+            if self.advance_best_remaining is not None:
+                errors["advance_best_remaining"] = _("Only with “per heat” advancement.")
         elif self.advance_count is not None or self.advance_best_remaining is not None:
             errors["advance"] = _("Choose how entries advance, or leave the numbers empty.")
+        if self.into_id is not None:
+            into = self.into
+            if into.category_id != self.category_id:
+                errors["into"] = _("Choose a round of the same category.")
+            elif into.order <= self.order:
+                errors["into"] = _("Choose a later round of the category.")
         if errors:
             raise ValidationError(errors)
 

@@ -120,6 +120,15 @@ class Entry(models.Model):
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, default="en"
     )
+    represents = models.CharField(
+        _("represents"),
+        max_length=7,
+        blank=True,
+        help_text=_(
+            "The country the entry represents (ISO 3166-1 alpha-2, e.g. NZ), or “neutral” "
+            "for the neutral flag. Empty: no country."
+        ),
+    )
     prior_ranking = models.PositiveIntegerField(
         _("prior ranking"),
         null=True,
@@ -169,6 +178,10 @@ class Entry(models.Model):
         verbose_name_plural = _("entries")
         constraints = [
             models.UniqueConstraint(fields=["category", "ref"], name="entry_ref_unique"),
+            models.CheckConstraint(
+                condition=Q(represents__regex=r"^([A-Z]{2}|neutral)?$"),
+                name="entry_represents_country_or_neutral",
+            ),
             models.CheckConstraint(
                 condition=Q(status__in=["confirmed", "waitlisted", "offered", "withdrawn"]),
                 name="entry_status_known",
