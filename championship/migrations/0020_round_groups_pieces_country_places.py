@@ -55,7 +55,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='round',
             name='advance',
-            field=models.CharField(choices=[('none', 'Nobody advances'), ('overall', 'The best N overall'), ('per_heat', 'The best N per heat, then the best M remaining'), ('country', 'N places: the first K countries' best, then by classification')], default='none', max_length=20, verbose_name='advancement'),
+            field=models.CharField(choices=[('none', 'Nobody advances'), ('overall', 'The best N overall'), ('per_heat', 'The best N per heat, then the best M remaining'), ('country', "N places: the first K countries' best, then by classification")], default='none', max_length=20, verbose_name='advancement'),
         ),
         migrations.AddConstraint(
             model_name='round',
