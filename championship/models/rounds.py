@@ -37,10 +37,7 @@ class Round(models.Model):
         NONE = "none", _("Nobody advances")
         OVERALL = "overall", _("The best N overall")
         PER_HEAT = "per_heat", _("The best N per heat, then the best M remaining")
-        COUNTRY = (
-            "country",
-            _("N places: the best of the first K countries, then by classification"),
-        )
+        COUNTRY = "country", _("N places: the first K countries' best, then by classification")
 
     championship = models.ForeignKey(
         Championship, on_delete=models.CASCADE, related_name="rounds", editable=False
