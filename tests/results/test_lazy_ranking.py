@@ -28,6 +28,9 @@ pytestmark = pytest.mark.django_db
 
 SIZE = 14
 STEPS = 40
+# The countries the entries represent, in turn, where the round gives country places:
+# the neutral flag counts as one, an entry without a country takes none.
+COUNTRIES = ("NO", "SE", "NO", "DK", "neutral", "", "SE")
 
 
 def _round(championship, *, stage, advance):
@@ -40,7 +43,12 @@ def _round(championship, *, stage, advance):
         # Every third a guest: unofficial under rogaland (not from the region).
         region = "Vestland" if index % 3 == 2 else "Rogaland"
         person = factories.person(championship, region=region)
-        entry = factories.entry(category, members=[person], publish_consent=True)
+        entry = factories.entry(
+            category,
+            members=[person],
+            publish_consent=True,
+            represents=COUNTRIES[index % len(COUNTRIES)],
+        )
         heat = heats[index % 2]
         Seat.objects.create(heat=heat, table=factories.table(championship), entry=entry)
         Result.objects.create(round=round_, heat=heat, entry=entry, status="pending")
@@ -67,7 +75,7 @@ def _capture(round_: Round, result: Result, inputs: dict) -> None:
     outcome_derive(
         result,
         round_.championship.rules,
-        round_.category.pieces,
+        round_.total_pieces,
         limit_ms=round_.time_limit_ms,
         called_ms=result.heat.time_called_ms,
     )
@@ -76,19 +84,28 @@ def _capture(round_: Round, result: Result, inputs: dict) -> None:
     Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
 
 
+RANKING = ("place", "official_place", "qualified", "qualified_by", "prize")
+
+
 def _stored(round_: Round) -> dict:
     return {
-        pk: (place, official_place, bool(qualified), prize)
-        for pk, place, official_place, qualified, prize in Result.objects.filter(
+        pk: (place, official_place, bool(qualified), qualified_by, prize)
+        for pk, place, official_place, qualified, qualified_by, prize in Result.objects.filter(
             round=round_
-        ).values_list("pk", "place", "official_place", "qualified", "prize")
+        ).values_list("pk", *RANKING)
     }
 
 
 def _ranked_anew(round_: Round) -> dict:
     fresh = Round.objects.select_related("category__championship").get(pk=round_.pk)
     return {
-        result.pk: (result.place, result.official_place, bool(result.qualified), result.prize)
+        result.pk: (
+            result.place,
+            result.official_place,
+            bool(result.qualified),
+            result.qualified_by,
+            result.prize,
+        )
         for result in standings_compute(fresh, results_for_ranking(fresh))
     }
 
@@ -101,6 +118,17 @@ def _ranked_anew(round_: Round) -> dict:
             Round.Stage.PRELIM,
             Round.State.RUNNING,
             {"advance": "per_heat", "advance_count": 2, "advance_best_remaining": 2},
+        ),
+        # Country places: the first two countries' best, then by classification up to 5.
+        (
+            Round.Stage.PRELIM,
+            Round.State.RUNNING,
+            {
+                "advance": "country",
+                "advance_count": 5,
+                "advance_country_places": 2,
+                "advance_country_requires_completion": True,
+            },
         ),
         # A final whose time is up: prizes are given.
         (Round.Stage.FINAL, Round.State.CLOSED, {"advance": "none"}),
@@ -137,3 +165,35 @@ def test_the_lazy_ranking_stores_what_ranking_the_whole_round_anew_gives(
     assert placed_seen and len(placed_seen) > len(
         [pk for pk, (place, *_rest) in _stored(round_).items() if place is not None]
     )
+
+
+def test_a_country_round_stores_each_qualifiers_route(championship):
+    advance = {
+        "advance": "country",
+        "advance_count": 5,
+        "advance_country_places": 2,
+        "advance_country_requires_completion": True,
+    }
+    round_ = _round(championship, stage=Round.Stage.PRELIM, advance=advance)
+    # Entry n finishes in 20 + n minutes: the first two countries by place are Norway
+    # (entry 0) and Sweden (entry 1); the rest go by classification.
+    results = list(Result.objects.filter(round=round_).select_related("entry").order_by("pk"))
+    for index, result in enumerate(results):
+        inputs = {"status": "finished", "time_ms": (20 + index) * 60_000, "pieces_placed": None}
+        inputs |= {"missing_found": 0, "missing_lost": 0}
+        _capture(round_, result, inputs)
+    round_.refresh_from_db()
+    standings_ensure(round_)
+    qualified = list(
+        Result.objects.filter(round=round_, qualified=True)
+        .order_by("place")
+        .values_list("place", "entry__represents", "qualified_by")
+    )
+    assert qualified == [
+        (1, "NO", "country"),
+        (2, "SE", "country"),
+        (3, "NO", "classification"),
+        (4, "DK", "classification"),
+        (5, "neutral", "classification"),
+    ]
+    assert _stored(round_) == _ranked_anew(round_)
