@@ -252,6 +252,11 @@ class StandingEntrySerializer(serializers.Serializer):
         many=True,
         help_text="The members who consented to publication, with their puzzler's page.",
     )
+    represents = serializers.CharField(
+        allow_null=True,
+        help_text='The country the entry represents: an ISO 3166-1 alpha-2 code, or "neutral" '
+        "for the neutral flag; null: none.",
+    )
 
 
 class StandingRowSerializer(serializers.Serializer):
@@ -282,6 +287,11 @@ class StandingRowSerializer(serializers.Serializer):
     penalty_seconds = serializers.IntegerField()
     counted_pieces = serializers.IntegerField(allow_null=True)
     qualified = serializers.BooleanField()
+    qualified_by = serializers.ChoiceField(
+        choices=Result.QualifiedBy.choices,
+        allow_null=True,
+        help_text="How a qualifier went on where the round gives country places; else null.",
+    )
     prize = serializers.IntegerField(allow_null=True, help_text="1, 2, 3 or null.")
     pieces_per_minute = serializers.FloatField(
         allow_null=True,

@@ -37,12 +37,13 @@ CONTENT_COLUMNS = (
     "entry__ref",
     "entry__name",
     "entry__publish_consent",
+    "entry__represents",
     "heat__key",
     *SHOWN_FIELDS,
     "official",
     "table_number",
 )
-RANKING_COLUMNS = ("place", "official_place", "qualified", "prize")
+RANKING_COLUMNS = ("place", "official_place", "qualified", "qualified_by", "prize")
 COLUMNS = (*CONTENT_COLUMNS, *RANKING_COLUMNS)
 CONTENT = len(CONTENT_COLUMNS)
 ENTRY_ID = CONTENT_COLUMNS.index("entry_id")
@@ -68,6 +69,7 @@ FIELDS = (
     "penalty_seconds",
     "counted_pieces",
     "qualified",
+    "qualified_by",
     "prize",
     "pieces_per_minute",
 )
@@ -79,7 +81,7 @@ class Content(NamedTuple):
     head: dict
     middle: dict
     pace: float | None
-    # The row's JSON text, with ``%b`` for its place, official place, qualified and prize.
+    # The row's JSON text, with ``%b`` for each value of its ranking.
     json: bytes
 
 
@@ -89,7 +91,7 @@ class Content(NamedTuple):
 _kept: Store[Content] = Store("results.public_rows", size=8_192)
 
 
-Ranking = tuple  # (place, official place, qualified, prize), as stored
+Ranking = tuple  # (place, official place, qualified, qualified by, prize), as stored
 
 
 def ranked_contents(round_: Round, heat: str | None = None) -> list[tuple[Content, Ranking]]:
@@ -132,7 +134,7 @@ def public_rows(round_: Round, heat: str | None = None) -> list[dict]:
 
 def row_of(content: Content, ranking: Ranking) -> dict:
     """Return a row's fields: its content with its ranking, in ``FIELDS``' order."""
-    place, official_place, qualified, prize = ranking
+    place, official_place, qualified, qualified_by, prize = ranking
     return {
         **content.head,
         "place": place,
@@ -140,6 +142,7 @@ def row_of(content: Content, ranking: Ranking) -> dict:
         **content.middle,
         # SQLite gives a boolean as 0 or 1.
         "qualified": bool(qualified),
+        "qualified_by": qualified_by or None,
         "prize": prize,
         "pieces_per_minute": content.pace,
     }
@@ -155,11 +158,12 @@ def rows_json(round_: Round) -> bytes:
 
 
 def _row_json(content: Content, ranking: Ranking) -> bytes:
-    place, official_place, qualified, prize = ranking
+    place, official_place, qualified, qualified_by, prize = ranking
     return content.json % (
         b"null" if place is None else b"%d" % place,
         b"null" if official_place is None else b"%d" % official_place,
         b"true" if qualified else b"false",
+        b'"%b"' % qualified_by.encode() if qualified_by else b"null",
         b"null" if prize is None else b"%d" % prize,
     )
 
@@ -194,6 +198,8 @@ def _content(value: tuple, members: tuple, pieces: int, page: str) -> Content:
             "name": named["entry__name"] if published else None,
             "members": [name for name, _url in consenting],
             "people": [{"name": name, "url": url} for name, url in consenting],
+            # The country goes with the name: with a small country, it would name the entrant.
+            "represents": (named["entry__represents"] or None) if published else None,
         },
         "heat": named["heat__key"],
         "table": named["table_number"],
@@ -220,7 +226,7 @@ def _content(value: tuple, members: tuple, pieces: int, page: str) -> Content:
             encode(head)[:-1].replace(b"%", b"%%"),
             b',"place":%b,"official_place":%b,',
             encode(middle)[1:-1].replace(b"%", b"%%"),
-            b',"qualified":%b,"prize":%b,"pieces_per_minute":',
+            b',"qualified":%b,"qualified_by":%b,"prize":%b,"pieces_per_minute":',
             encode(per_minute),
             b"}",
         )

@@ -24,6 +24,7 @@ from core.process_cache import Store
 ROW_KEY = (
     "official",
     "qualified",
+    "qualified_by",
     "prize",
     "outcome",
     "final_seconds",
@@ -35,9 +36,9 @@ ROW_KEY = (
     "heat",
     "table",
 )
-ENTRY_KEY = ("name", "members", "people")
-# What ``_key`` reads of each row besides its entry, heat and "qualified", and of each person.
-_OTHER = tuple(name for name in ROW_KEY if name != "qualified")
+ENTRY_KEY = ("name", "members", "people", "represents")
+# What ``_key`` reads of each row besides its entry, heat and qualification, and of each person.
+_OTHER = tuple(name for name in ROW_KEY if name not in ("qualified", "qualified_by"))
 _PERSON = itemgetter("name", "url")
 CELL_TEMPLATES = {
     "round": "results/_round_row.html",
@@ -58,11 +59,13 @@ def _key(view: str, row: dict, decided: bool, language: str) -> tuple:
         entry.get("name"),
         tuple(entry.get("members") or ()),
         tuple(map(_PERSON, entry.get("people") or ())),
+        entry.get("represents"),
         # The heat's label is its name, or "Heat A" in the language of the key.
         (heat.key, heat.name) if heat is not None else None,
         # A "Q" shows only once qualification is decided: until then a new finisher
         # moving qualifications about renders no row anew.
         bool(decided and row.get("qualified")),
+        row.get("qualified_by") if decided else None,
         *map(row.get, _OTHER),
     )
 

@@ -39,6 +39,7 @@ def result_fields(result: Result) -> dict:
         "penalty_seconds": result.penalty_ms // 1000,
         "counted_pieces": result.counted_pieces,
         "qualified": result.qualified,
+        "qualified_by": result.qualified_by or None,
         "prize": result.prize,
     }
 
@@ -232,6 +233,7 @@ def waiting_rows(round_: Round, heat: str | None = None) -> list[dict]:
                     "name": entry.name if published else None,
                     "members": [m.name for m in entry.members.all()] if published else [],
                     "people": people(entry) if published else [],
+                    "represents": (entry.represents or None) if published else None,
                 },
                 "heat": seat.heat.key,
                 "table": seat.table.number,
@@ -240,6 +242,7 @@ def waiting_rows(round_: Round, heat: str | None = None) -> list[dict]:
                 "official": entry_is_official(entry, rules, kind),
                 "outcome": None,
                 "qualified": False,
+                "qualified_by": None,
                 "prize": None,
                 "waiting": True,
             }

@@ -247,6 +247,7 @@ CSV_COLUMNS = [
     "entry",
     "name",
     "members",
+    "represents",
     "heat",
     "table",
     "outcome",
@@ -256,6 +257,7 @@ CSV_COLUMNS = [
     "counted_pieces",
     "official",
     "qualified",
+    "qualified_by",
     "prize",
     "pieces_per_minute",
     "results",
@@ -279,8 +281,10 @@ def _csv_response(
             "entry": row["entry"]["id"],
             "name": row["entry"]["name"] or "",
             "members": "; ".join(row["entry"]["members"]),
+            "represents": row["entry"]["represents"] or "",
             "official": "yes" if row["official"] else "no",
             "qualified": "yes" if row["qualified"] else "no",
+            "qualified_by": row["qualified_by"] or "",
             # Each row says whether its round's results are official or still provisional.
             "results": "official" if official(row) else "provisional",
         }

@@ -1,5 +1,7 @@
 from django import template
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django_countries import countries
 
 from core.l10n import format_duration
 from results import row_cells
@@ -13,6 +15,16 @@ def duration(seconds) -> str:
     if seconds is None or seconds == "":
         return ""
     return format_duration(int(seconds) * 1000)
+
+
+@register.filter
+def country_name(represents) -> str:
+    """Name the country an entry represents in the active language ("neutral": the neutral flag)."""
+    if not represents:
+        return ""
+    if represents == "neutral":
+        return _("Neutral flag")
+    return str(countries.name(represents)) or represents
 
 
 @register.simple_tag(takes_context=True)

@@ -39,6 +39,7 @@ ROW_KEYS = {
     "penalty_seconds",
     "counted_pieces",
     "qualified",
+    "qualified_by",
     "prize",
 }
 
@@ -68,7 +69,7 @@ def test_the_results_are_the_round_standings(api, championship):
     assert [row["place"] for row in body["rows"]] == [1, 2, 3]
     first = body["rows"][0]
     assert set(first) == ROW_KEYS
-    assert set(first["entry"]) == {"id", "name", "members", "people"}
+    assert set(first["entry"]) == {"id", "name", "members", "people", "represents"}
     assert first["entry"]["name"] == "Solver 1"
     assert first["entry"]["members"] == ["Solver 1"]
     assert first["time"] == "1:00:07"

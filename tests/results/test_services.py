@@ -206,11 +206,19 @@ def test_a_new_version_is_read_afresh(championship, individual, final):
 def test_public_rows_withhold_names_without_consent(championship, individual, final):
     heat = factories.heat(final)
     hidden = entrant(championship, individual, publish_consent=False)
+    # The country it represents goes with the name: it would name the only one of a country.
+    Entry.objects.filter(pk=hidden.pk).update(represents="IS")
     result(final, heat, hidden, status="finished", time_ms=seconds(40))
     standings_recompute(round_=final)
     final.refresh_from_db()
     row = selectors.round_standings(final)["rows"][0]
-    assert row["entry"] == {"id": hidden.ref, "name": None, "members": [], "people": []}
+    assert row["entry"] == {
+        "id": hidden.ref,
+        "name": None,
+        "members": [],
+        "people": [],
+        "represents": None,
+    }
     assert row["time"] == "0:40:00"
     assert row["final_seconds"] == 2400
 
