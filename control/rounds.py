@@ -26,7 +26,7 @@ from championship.errors import RoundStateError
 from championship.models import Heat, Round, Seat, Table
 from championship.rules import seating
 from championship.rules.eligibility import officiality
-from control import notifications
+from control import groups, notifications
 from control.tables import allocate_tables
 from registration.models import Entry, Person
 from results import official
@@ -71,33 +71,50 @@ def _first_round_entries(round_: Round):
     )
 
 
+def first_round_query(round_: Round, *, checked_in_only: bool = False):
+    """Return the entries a category's first round may take, every group of its stage together.
+
+    The category's confirmed entries, without walk-overs; only the checked-in
+    ones when asked, and always where the rules require check-in.
+    """
+    entries = _first_round_entries(round_)
+    if checked_in_only or check_in_required(round_):
+        entries = entries.filter(checked_in_at__isnull=False)
+    return entries
+
+
 def round_entries(round_: Round, *, checked_in_only: bool = False) -> list[Entry]:
     """Return the entries that take part in a round.
 
-    The first round: the category's confirmed entries, without walk-overs; only
-    the checked-in ones when asked, and always where the rules require check-in.
-    A later round: the entries that qualified in the round before.
+    A first round: ``first_round_query``; one of several parallel groups of a
+    first stage takes those not seated in another group (``control.groups``).
+    A later round: the qualifiers of every round feeding it (``previous_rounds``).
     """
-    before = round_.previous_round()
-    if before is None:
-        entries = _first_round_entries(round_)
-        if checked_in_only or check_in_required(round_):
-            entries = entries.filter(checked_in_at__isnull=False)
+    feeding = round_.previous_rounds()
+    if not feeding:
+        entries = first_round_query(round_, checked_in_only=checked_in_only)
+        others = groups.other_groups(round_)
+        if others:
+            entries = entries.exclude(seats__round__in=others)
     else:
-        standings_ensure(before)
-        entries = Entry.objects.filter(results__round=before, results__qualified=True)
-    return list(entries.prefetch_related(_members_prefetch()))
+        for before in feeding:
+            standings_ensure(before)
+        entries = Entry.objects.filter(results__round__in=feeding, results__qualified=True)
+    return list(entries.distinct().prefetch_related(_members_prefetch()))
 
 
 def entries_not_checked_in(round_: Round) -> list[Entry]:
     """Return the confirmed entries of a first round that are not checked in (by name).
 
     Seating only the checked-in leaves them out; where the rules require check-in
-    they become walk-overs when the round starts. Empty for a later round.
+    they become walk-overs when the round starts. Of a group of a first stage,
+    those seated in another group are not listed. Empty for a later round.
     """
     if round_.previous_round() is not None:
         return []
-    return list(_first_round_entries(round_).filter(checked_in_at__isnull=True).order_by("name"))
+    others = groups.other_groups(round_)
+    entries = _first_round_entries(round_).filter(checked_in_at__isnull=True)
+    return list(entries.exclude(seats__round__in=others).order_by("name"))
 
 
 def _record_walkovers(round_: Round, at: datetime) -> int:
@@ -118,29 +135,40 @@ def _record_walkovers(round_: Round, at: datetime) -> int:
     # The reason is stored: it is written in the championship's language.
     with translation.override(championship.language):
         reason = _("No check-in before the round started (the rules require check-in).")
+    # An entry seated in another group of the stage puzzles there, maybe another day.
+    stage = [round_, *groups.other_groups(round_)]
     return (
         _first_round_entries(round_)
         .filter(checked_in_at__isnull=True)
-        .exclude(pk__in=Seat.objects.filter(round=round_).values("entry"))
+        .exclude(pk__in=Seat.objects.filter(round__in=stage).values("entry"))
         .update(walkover_at=at, walkover_reason=reason, updated_at=timezone.now())
     )
 
 
 def seating_order(round_: Round, entries: list[Entry], plan: SeatingPlan) -> list[Entry]:
-    """Return ``entries`` in seating order: by seeding, registration time, or at random."""
+    """Return ``entries`` in seating order: by seeding, registration time, or at random.
+
+    Seeding a later round goes by place in the round before; fed by several
+    groups, by place in each entry's own group with equal places interleaved in
+    the groups' order (``seating.groups_interleaved``).
+    """
     by_pk = {entry.pk: entry for entry in entries}
-    before = round_.previous_round()
-    if before is not None and plan.order == "seeding":
-        standings_ensure(before)
-        places = dict(
-            Result.objects.filter(round=before, entry__in=entries).values_list("entry", "place")
-        )
-        order = seating.later_round_order(
-            [
-                seating.Seeding(e.pk, e.registered_at, previous_place=places.get(e.pk))
-                for e in entries
-            ]
-        )
+    feeding = round_.previous_rounds() if plan.order == "seeding" else []
+    if feeding:
+        group_of = {before.pk: index for index, before in enumerate(feeding)}
+        for before in feeding:
+            standings_ensure(before)
+        places = {
+            entry: (group_of[round_id], place)
+            for entry, round_id, place in Result.objects.filter(
+                round__in=feeding, entry__in=entries, qualified=True
+            ).values_list("entry", "round", "place")
+        }
+        seedings = []
+        for e in entries:
+            group, place = places.get(e.pk, (0, None))
+            seedings.append(seating.Seeding(e.pk, e.registered_at, None, place, group))
+        order = seating.later_round_order(seedings)
     elif plan.order == "random":
         order = sorted(by_pk, key=lambda pk: (by_pk[pk].registered_at, pk))
         random.Random(plan.seed).shuffle(order)
@@ -169,8 +197,13 @@ def heat_key(index: int) -> str:
 
 
 @transaction.atomic
-def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
+def round_seat(
+    *, round_: Round, plan: SeatingPlan | None = None, entries: Sequence[Entry] | None = None
+) -> list[Heat]:
     """Form a round's heats and seat its entries at the venue's tables.
+
+    ``entries``: the entries to seat, where a service chose them (a group's share,
+    ``control.groups.groups_deal``); by default the round's (``round_entries``).
 
     The rules decide what the organiser may choose: the order (``seating_first_round``,
     ``seating_later_rounds``), heat sizes (``heat_split``), and whether only
@@ -196,7 +229,9 @@ def round_seat(*, round_: Round, plan: SeatingPlan | None = None) -> list[Heat]:
     )
     if plan.order not in allowed:
         raise ValidationError({"order": [fixed_order_reason(first_round=first_round)]})
-    entries = round_entries(round_, checked_in_only=plan.checked_in_only)
+    if entries is None:
+        entries = round_entries(round_, checked_in_only=plan.checked_in_only)
+    entries = list(entries)
     if not entries:
         if check_in_required(round_):
             raise RoundStateError(
@@ -518,6 +553,7 @@ def round_advance(
             if missing
             else _("The results are not final yet: close the round first.")
         )
+    groups.feeders_final_or_refuse(following, results_final)
     standings_ensure(round_)
     if not Result.objects.filter(round=round_, qualified=True).exists():
         raise RoundStateError(_("Nobody has qualified: set how many advance."))

@@ -6,8 +6,10 @@ rulebook makes of them (outcome, penalty, final time, places, qualification,
 prize).
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -181,3 +183,37 @@ class RoundRanking(models.Model):
 
     def __str__(self):
         return f"{self.round} @ {self.version}"
+
+
+class QualifierWithdrawal(models.Model):
+    """A qualifier of a round whom the organiser withdrew from the round it goes to.
+
+    Stored apart from the result's derived fields, which every ranking writes
+    anew: each ranking of the round gives the places by the rule, then replaces
+    the withdrawn, in the order they were withdrawn
+    (``results.services.qualifiers_of``, through
+    ``championship.rules.country_places.after_withdrawals``). Re-ranking the
+    round (a correction, an import) therefore keeps the withdrawal and offers
+    the place again by the rule. Deleting the row undoes the withdrawal.
+    """
+
+    result = models.OneToOneField(
+        Result, on_delete=models.CASCADE, related_name="withdrawal", verbose_name=_("result")
+    )
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), default=timezone.now)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("withdrawn by"),
+    )
+
+    class Meta:
+        ordering = ["withdrawn_at", "pk"]
+        verbose_name = _("qualifier's withdrawal")
+        verbose_name_plural = _("qualifiers' withdrawals")
+
+    def __str__(self):
+        return f"{self.result} ({self.withdrawn_at:%Y-%m-%d %H:%M})"

@@ -9,6 +9,7 @@ from django.db.models import F, Prefetch, Q
 
 from championship.models import Round, Seat
 from championship.rules import advancement, country_places, ranking, timing
+from championship.rules.advancement import AdvancementError
 from championship.scoring import (
     DERIVED_FIELDS,
     RANK_FIELDS,
@@ -19,7 +20,7 @@ from championship.scoring import (
 )
 from registration.models import Entry, Person
 from results import queries, ranking_reuse
-from results.models import Result, RoundRanking
+from results.models import QualifierWithdrawal, Result, RoundRanking
 
 logger = logging.getLogger(__name__)
 
@@ -123,19 +124,81 @@ def qualifiers_of(round_: Round, standings: list[ranking.Standing], rules) -> di
     """Return the qualifiers of a round's ``standings`` (by result pk), each with its route.
 
     The route is ``"country"`` or ``"classification"`` where the round gives
-    country places (``championship.rules.country_places``), else empty.
+    country places (``championship.rules.country_places``), else empty. The
+    qualifiers the organiser withdrew from the next round (``QualifierWithdrawal``)
+    are then replaced in the order they were withdrawn, by
+    ``country_places.after_withdrawals``: by the country-place rule in a round
+    with country places, else by the best not yet qualified, by classification.
     """
+    withdrawn = withdrawals_of(round_)
     if round_.advance == Round.Advance.COUNTRY:
-        return country_places.qualifiers_by_country(
-            standings, countries_of(round_), round_.country_places_settings()
-        )
+        countries = countries_of(round_)
+        params = round_.country_places_settings()
+        routes = country_places.qualifiers_by_country(standings, countries, params)
+        return _after_withdrawals(standings, countries, params, routes, withdrawn)
     advance = advance_of(round_)
     if advance is None:
         return {}
+    unofficial_if_better = rules.unofficial_advance_only_if_better
     qualified = advancement.qualifiers(
-        standings, advance, unofficial_only_if_better=rules.unofficial_advance_only_if_better
+        standings, advance, unofficial_only_if_better=unofficial_if_better
     )
-    return dict.fromkeys(qualified, "")
+    if not withdrawn:
+        return dict.fromkeys(qualified, "")
+    # A place given up goes to the best not yet qualified; where guests advance only
+    # when better than the last official qualifier (sm), to an official entry.
+    candidates = [
+        s for s in standings if s.entry in qualified or s.official or not unofficial_if_better
+    ]
+    routes = _after_withdrawals(
+        candidates,
+        {},
+        BY_CLASSIFICATION,
+        dict.fromkeys((s.entry for s in candidates if s.entry in qualified), CLASSIFICATION),
+        withdrawn,
+    )
+    return dict.fromkeys(routes, "")
+
+
+# A replacement by classification alone, as in a round without country places.
+BY_CLASSIFICATION = country_places.CountryPlaces(
+    places=1, country_places=0, requires_completion=False
+)
+CLASSIFICATION = country_places.CLASSIFICATION
+
+
+def withdrawals_of(round_: Round) -> list[int]:
+    """Return the results of the qualifiers withdrawn from the next round, in withdrawal order."""
+    return list(
+        QualifierWithdrawal.objects.filter(result__round=round_)
+        .order_by("withdrawn_at", "pk")
+        .values_list("result_id", flat=True)
+    )
+
+
+def _after_withdrawals(standings, countries, params, routes: dict, withdrawn: list) -> dict:
+    """Return ``routes`` once each of ``withdrawn`` is replaced (``after_withdrawals``).
+
+    A withdrawal whose entry is no longer a qualifier when its turn comes (its
+    result was corrected below the cut) replaces nobody; the entry is still
+    never offered a place.
+    """
+    if not withdrawn:
+        return routes
+    applied: list = []
+    for entry in withdrawn:
+        try:
+            country_places.after_withdrawals(
+                standings, countries, params, routes, [*applied, entry]
+            )
+        except AdvancementError:
+            continue
+        applied.append(entry)
+    skipped = set(withdrawn) - set(applied)
+    kept = [s for s in standings if s.entry not in skipped]
+    return country_places.after_withdrawals(
+        kept, countries, params, {e: r for e, r in routes.items() if e not in skipped}, applied
+    )
 
 
 def countries_of(round_: Round) -> dict[int, str]:

@@ -17,6 +17,30 @@ heat split
     entrants divided by the number of heats). Where the preset leaves the split to
     the organiser (``heat_split`` ``"organiser"``), the organiser may give each
     heat's size: the dealing then passes over the heats that are full.
+groups of a first stage
+    Where a category's first stage has several parallel groups (rounds with no
+    round before them and the same stage, e.g. WJPC's groups A to F), each entry
+    puzzles in exactly one group. The category's entries (the confirmed ones,
+    without walk-overs; only the checked-in where asked or where the rules
+    require check-in) are put in the first round's seating order (prior ranking,
+    then registration time; or registration time, or at random, as the
+    organiser chooses where the rules let them) and dealt to the groups as the
+    heats are: serpentine (A, B, C, C, B, A, …), so every group gets a fair
+    share of the strongest seeds. Without given sizes the groups' sizes differ
+    by at most one; the organiser may give each group's size (one per group,
+    each at least 1, adding up to the entries), and the dealing passes over the
+    groups that are full. A group seated on its own takes the entries not
+    seated in another group of the stage. Dealing is refused once a group of
+    the stage has started.
+a round fed by several groups
+    A later round takes the qualifiers of every round feeding it
+    (``Round.previous_rounds``). Seated by seeding, they go by their place in
+    their own group; equal places of different groups are interleaved in the
+    groups' order (A's 1st, B's 1st, C's 1st, A's 2nd, B's 2nd, …). Entries
+    tied for a place within one group keep their order (registration time) and
+    are interleaved in turn with the other groups' entries at that place: with
+    A's places 1, 2, 2 and B's 1, 2, 3 the order is A1, B1, A2, B2, A2', B3.
+    Fed by one round, this is the order by place, ties by registration time.
 """
 
 from __future__ import annotations
@@ -63,6 +87,8 @@ class Seeding:
     registered_at: datetime
     prior_ranking: int | None = None
     previous_place: int | None = None
+    # The feeding group's position among the round's feeding rounds (0: the first).
+    group: int = 0
 
 
 def first_round_order(entries: Sequence[Seeding]) -> list[Hashable]:
@@ -78,13 +104,42 @@ def first_round_order(entries: Sequence[Seeding]) -> list[Hashable]:
 
 
 def later_round_order(entries: Sequence[Seeding]) -> list[Hashable]:
-    """Return the entries by their place in the previous round (ties by registration time)."""
+    """Return the entries by their place in the round before (ties by registration time).
+
+    Fed by several groups (``Seeding.group``), equal places of different groups
+    are interleaved in the groups' order: see ``groups_interleaved``.
+    """
     missing = [e.entry for e in entries if e.previous_place is None]
     if missing:
         raise SeatingError(
             "previous_place", "no_previous_place", f"no place in the previous round: {missing[0]}"
         )
-    return [e.entry for e in sorted(entries, key=lambda e: (e.previous_place, e.registered_at))]
+    return groups_interleaved(entries)
+
+
+def groups_interleaved(entries: Sequence[Seeding]) -> list[Hashable]:
+    """Return entries from one or more groups by place, equal places interleaved by group.
+
+    Each entry has its ``previous_place`` in its own group and the ``group``'s
+    position among the feeding groups. The order is by place; at one place, the
+    entries of a group (tied, by registration time) are dealt in turn with the
+    other groups' entries at that place, in the groups' order: A's 1st, B's 1st,
+    C's 1st, A's 2nd, …; with A's places 1, 2, 2 and B's 1, 2, 3: A1, B1, A2,
+    B2, A2', B3. Every entry needs a ``previous_place``.
+    """
+    by_group_place = sorted(entries, key=lambda e: (e.group, e.previous_place, e.registered_at))
+    # The position of each entry among its group's entries at the same place (0: the first).
+    turn: dict[int, int] = {}
+    seen: dict[tuple, int] = {}
+    for index, seeding in enumerate(by_group_place):
+        key = (seeding.group, seeding.previous_place)
+        turn[index] = seen.get(key, 0)
+        seen[key] = turn[index] + 1
+    order = sorted(
+        range(len(by_group_place)),
+        key=lambda i: (by_group_place[i].previous_place, turn[i], by_group_place[i].group),
+    )
+    return [by_group_place[i].entry for i in order]
 
 
 def split_into_heats(order: Sequence[Hashable], heats: int) -> list[list[Hashable]]:
@@ -144,3 +199,35 @@ def split_by_sizes(order: Sequence[Hashable], sizes: Sequence[int]) -> list[list
                 break
         split[heat].append(entry)
     return split
+
+
+def check_group_sizes(sizes: Sequence[int], *, groups: int, entries: int) -> None:
+    """Refuse group sizes that do not fit: one per group, each at least 1, adding up to the entries.
+
+    Unlike heat sizes, group sizes are the organiser's whatever the preset's
+    ``heat_split``: the rules say nothing of how large a group is.
+    """
+    if len(sizes) != groups:
+        raise SeatingError("group_sizes", "sizes_count", f"{len(sizes)} sizes for {groups} groups")
+    if any(not isinstance(size, int) or isinstance(size, bool) or size < 1 for size in sizes):
+        raise SeatingError("group_sizes", "size_at_least_one", "every group needs an entry")
+    if sum(sizes) != entries:
+        raise SeatingError(
+            "group_sizes", "sizes_total", f"the sizes add up to {sum(sizes)}, not {entries}"
+        )
+
+
+def deal_to_groups(
+    order: Sequence[Hashable], groups: int, sizes: Sequence[int] = ()
+) -> list[list[Hashable]]:
+    """Deal the seated ``order`` to ``groups`` parallel groups, as heats are dealt.
+
+    Serpentine (A, B, C, C, B, A, …); with ``sizes`` (checked by
+    ``check_group_sizes``) the dealing passes over the groups that are full.
+    """
+    if groups < 1:
+        raise SeatingError("groups", "at_least_one", "at least one group is needed")
+    if sizes:
+        check_group_sizes(sizes, groups=groups, entries=len(order))
+        return split_by_sizes(order, sizes)
+    return split_into_heats(order, groups)
