@@ -1,9 +1,12 @@
-"""The presets: every parameter of the three national rulebooks, as data, and a neutral one.
+"""The presets: every parameter of the three national rulebooks and the world championship's, as
+data, and a neutral one.
 
-A championship picks a *preset* (``rogaland``, ``sm`` or ``dm``, or ``neutral`` for
-a championship under none of those rulebooks) and may override any *parameter* of
-it (``championship.rulesets``). Its *effective rules* are the preset with the
-overrides applied, checked parameter by parameter.
+A championship picks a *preset* (``rogaland``, ``sm`` or ``dm``, ``wjpc`` for the
+World Jigsaw Puzzle Championship, or ``neutral`` for a championship under none of
+those rulebooks) and may override any *parameter* of it (``championship.rulesets``).
+Its *effective rules* are the preset with the overrides applied, checked parameter by
+parameter. A preset may lay a category's rounds out as stages of parallel groups
+(``championship.layouts``).
 
 This module imports nothing from Django, so it can be read as the rulebook.
 """
@@ -16,6 +19,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
+from championship.layouts import CountryAdvance, Stage
 from championship.rulesets import (
     INDIVIDUAL,
     PAIR,
@@ -64,6 +68,8 @@ ROGALAND = Preset(
         adult_required_below=16,
         registration_closes_days_before=5,
         one_entry_per_person_per_category=False,
+        entries_represent_country=False,
+        neutral_flag_allowed=False,
         check_in_required=False,
         late_arrival_disqualify_minutes=None,
         rounds_individual=("final",),
@@ -118,6 +124,8 @@ SM = Preset(
         adult_required_below=14,
         registration_closes_days_before=None,
         one_entry_per_person_per_category=False,
+        entries_represent_country=False,
+        neutral_flag_allowed=False,
         check_in_required=True,
         late_arrival_disqualify_minutes=None,
         rounds_individual=("prelim", "final"),
@@ -171,6 +179,8 @@ DM = Preset(
         adult_required_below=16,
         registration_closes_days_before=None,
         one_entry_per_person_per_category=True,
+        entries_represent_country=False,
+        neutral_flag_allowed=False,
         check_in_required=False,
         late_arrival_disqualify_minutes=10,
         rounds_individual=("prelim", "final"),
@@ -225,6 +235,8 @@ NEUTRAL = Preset(
         adult_required_below=None,
         registration_closes_days_before=None,
         one_entry_per_person_per_category=False,
+        entries_represent_country=False,
+        neutral_flag_allowed=False,
         check_in_required=False,
         late_arrival_disqualify_minutes=None,
         rounds_individual=("final",),
@@ -253,7 +265,109 @@ NEUTRAL = Preset(
     categories=_categories((None, None, None), ("0", "0", "0")),
 )
 
-PRESETS: Mapping[str, Preset] = MappingProxyType({p.key: p for p in (ROGALAND, SM, DM, NEUTRAL)})
+
+def _country(places: int, country_places: int | None, **more: Any) -> CountryAdvance:
+    """Return T places per group, the first K countries' best first (``None``: every country)."""
+    return CountryAdvance(places=places, country_places=country_places, **more)
+
+
+# The World Jigsaw Puzzle Championship (Valladolid), with the 2024 values of WJPC.md.
+# Each value's source is marked in docs/rulesets.md: the WJPC text, read from the
+# published results, or not found (then the default chosen here, marked "default").
+WJPC = Preset(
+    key="wjpc",
+    title="World Jigsaw Puzzle Championship",
+    country="ES",
+    currency="EUR",
+    language="en",
+    timezone="Europe/Madrid",
+    rules=Ruleset(
+        # Default: open to every country, every entry official (no hors concours).
+        eligibility="everyone",
+        eligibility_region="",
+        eligibility_region_min_years=0,
+        eligibility_citizenship="",
+        unofficial_allowed=False,
+        pair_official_min_eligible=0,
+        team_official_min_eligible=0,
+        # "14 or older; younger only in a pair or team with an adult": the adult is
+        # named on the entry (a member may be that adult).
+        min_age_individual=14,
+        min_age_pair=None,
+        min_age_team=None,
+        adult_required_below=14,
+        registration_closes_days_before=5,
+        one_entry_per_person_per_category=True,
+        entries_represent_country=True,
+        neutral_flag_allowed=True,
+        # Default: no check-in rule was found; absence is the 10-minute rule's.
+        check_in_required=False,
+        late_arrival_disqualify_minutes=10,
+        rounds_individual=("prelim", "semifinal", "final"),
+        rounds_pair=("prelim", "semifinal", "final"),
+        rounds_team=("prelim", "final"),
+        seating_first_round="prior_ranking",
+        seating_later_rounds="previous_placement",
+        # Default: each group is a round of its own, seated as the organiser says.
+        heat_split="organiser",
+        table_sharing_above=None,
+        reserved_guest_tables_max=0,
+        individual_start_times=False,
+        # Not found for 2024: the 2022 wording (10 s per lost piece, clusters of 3).
+        penalty_seconds_per_piece=10,
+        penalty_charges="all",
+        max_lost_pieces=None,
+        invalid_attempts_placed=True,
+        pieces_found_later=False,
+        adjacent_missing_waives_penalty=False,
+        late_last_piece_seconds=None,
+        misplaced_finish_is_unfinished=True,
+        counted_cluster_min_pieces=3,
+        unofficial_advance_only_if_better=False,
+        # Not found for 2024: the 2022 wording (a trophy for the first three).
+        prize_places=3,
+        title_to_best_official=False,
+        # Read from the published results: names and countries.
+        published_fields=("name", "nationality"),
+    ),
+    categories=MappingProxyType(
+        {
+            # Capacity and fee not found: no limit, free, until the organiser sets them.
+            INDIVIDUAL: CategoryDefaults(1, 1, 500, 90, None, Decimal("0")),
+            PAIR: CategoryDefaults(2, 2, 500, 75, None, Decimal("0")),
+            # Teams of 4; some started with 2 or 3 (read from the results).
+            TEAM: CategoryDefaults(2, 4, 1000, 180, None, Decimal("0")),
+        }
+    ),
+    layouts=MappingProxyType(
+        {
+            # 6 groups (A to F) → 2 semifinals (A, B, C → 1; D, E, F → 2) → the final.
+            INDIVIDUAL: (
+                Stage("prelim", groups=6, advance=_country(60, 30, requires_completion=True)),
+                # K: every country ("if they complete the puzzle").
+                Stage("semifinal", groups=2, advance=_country(90, None, requires_completion=True)),
+                Stage("final", minutes=75),
+            ),
+            # 4 groups (A, B → 1; C, D → 2) → 2 semifinals → a final of 1,000 pieces.
+            PAIR: (
+                Stage("prelim", groups=4, advance=_country(90, 45)),
+                Stage("semifinal", groups=2, advance=_country(50, 25, requires_completion=True)),
+                Stage("final", pieces=1000, minutes=120),
+            ),
+            # 3 groups → the final; each round two 1,000-piece puzzles counted together.
+            # T about 36 (read from the results). K and completion not found: 18, half of T
+            # as in the other groups (defaults), without completion (two puzzles in 3 hours).
+            TEAM: (
+                Stage("prelim", groups=3, puzzles=2, advance=_country(36, 18)),
+                Stage("final", puzzles=2),
+            ),
+        }
+    ),
+)
+
+PRESETS: Mapping[str, Preset] = MappingProxyType(
+    {p.key: p for p in (ROGALAND, SM, DM, WJPC, NEUTRAL)}
+)
 PRESET_KEYS = tuple(PRESETS)
 
 

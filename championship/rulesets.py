@@ -1,10 +1,11 @@
 """Rulesets: every parameter a championship's rules have, how each is checked, and what it means.
 
-The presets themselves (the three national rulebooks and a neutral one) are in
-``championship.presets``.
+The presets themselves (the three national rulebooks, the world championship's and a
+neutral one) are in ``championship.presets``.
 
-A championship picks a *preset* (``rogaland``, ``sm`` or ``dm``, or ``neutral`` for
-a championship under none of those rulebooks) and may override
+A championship picks a *preset* (``rogaland``, ``sm`` or ``dm``, ``wjpc`` for the
+World Jigsaw Puzzle Championship, or ``neutral`` for a championship under none of
+those rulebooks) and may override
 any *parameter* of it. Its *effective rules* are the preset with the overrides
 applied, checked parameter by parameter.
 
@@ -33,6 +34,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
+
+from championship.layouts import Layout
 
 INDIVIDUAL = "individual"
 PAIR = "pair"
@@ -106,6 +109,8 @@ class Ruleset:
     adult_required_below: int | None
     registration_closes_days_before: int | None
     one_entry_per_person_per_category: bool
+    entries_represent_country: bool
+    neutral_flag_allowed: bool
     check_in_required: bool
     late_arrival_disqualify_minutes: int | None
 
@@ -170,6 +175,10 @@ class Preset:
     member_changes_days_before: int | None = None
     # Two judges count an unfinished puzzle at time-up (``Championship.second_count``).
     second_count: bool = False
+    # Stages of parallel groups by category kind (``championship.layouts``), where the
+    # preset lays its rounds out so; used while the rules' stages are the layout's. A kind
+    # without one gets one round per stage.
+    layouts: Mapping[str, Layout] = field(default_factory=dict)
 
 
 def gettext_noop(message: str) -> str:
@@ -197,6 +206,8 @@ _STRINGS = {"eligibility_region", "eligibility_citizenship"}
 _BOOLEANS = {
     "unofficial_allowed",
     "one_entry_per_person_per_category",
+    "entries_represent_country",
+    "neutral_flag_allowed",
     "check_in_required",
     "individual_start_times",
     "pieces_found_later",
@@ -323,6 +334,12 @@ PARAMETER_HELP: Mapping[str, str] = MappingProxyType(
         ),
         "one_entry_per_person_per_category": gettext_noop(
             "nobody in two entries of a category (withdrawn ones aside)"
+        ),
+        "entries_represent_country": gettext_noop(
+            "each entry represents a country, chosen at registration (country places go by it)"
+        ),
+        "neutral_flag_allowed": gettext_noop(
+            "an entry may represent the neutral flag instead of a country"
         ),
         "check_in_required": gettext_noop(
             "a category's first round seats only checked-in confirmed entries"

@@ -5,9 +5,7 @@ from __future__ import annotations
 import secrets
 import zoneinfo
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
@@ -30,53 +28,14 @@ from championship.models import (
 )
 from championship.permissions import roles_forget
 
-
-@dataclass(frozen=True)
-class RoundSetUp:
-    """A round of a new category: its stage and how entries advance from it."""
-
-    stage: str
-    advance: str = Round.Advance.NONE
-    advance_count: int | None = None
-    advance_best_remaining: int | None = None
-
-
-@dataclass(frozen=True)
-class CategorySetUp:
-    """A category of a new championship, as the organiser left it before saving."""
-
-    kind: str
-    min_members: int
-    max_members: int
-    pieces: int
-    time_limit_minutes: int
-    capacity: int | None
-    fee: Decimal
-    rounds: tuple[RoundSetUp, ...]
-    name: str = ""
-
-
-def categories_of_preset(preset: str, rule_overrides: dict | None = None) -> list[CategorySetUp]:
-    """Return what a preset fills in: its three categories, each with its rounds.
-
-    The rounds follow the rules' stages (``rounds_<kind>``); nobody advances from
-    a round until the organiser says how many do.
-    """
-    chosen = presets.get_preset(preset)
-    rules = presets.effective_rules(preset, rule_overrides)
-    return [
-        CategorySetUp(
-            kind=kind,
-            min_members=defaults.min_members,
-            max_members=defaults.max_members,
-            pieces=defaults.pieces,
-            time_limit_minutes=defaults.time_limit_minutes,
-            capacity=defaults.capacity,
-            fee=defaults.fee,
-            rounds=tuple(RoundSetUp(stage=stage) for stage in rules.rounds_for(kind)),
-        )
-        for kind, defaults in chosen.categories.items()
-    ]
+# The set-up of a new championship's categories and rounds; callers use them from here.
+from championship.setups import (  # noqa: F401
+    CategorySetUp,
+    RoundSetUp,
+    categories_of_preset,
+    round_name,
+    stages_of,
+)
 
 
 def _aware(starts_at: datetime, zone: str) -> datetime:
@@ -151,7 +110,7 @@ def championship_set_up(
         raise ValidationError({"categories": [_("Each kind of category only once.")]})
     for index, category in enumerate(categories):
         errors.update(_category_errors(category, prefix=f"categories.{index}"))
-        stages = tuple(round_.stage for round_ in category.rounds)
+        stages = stages_of(category)
         if category.kind in rulesets.CATEGORY_KINDS and stages != chosen.rules.rounds_for(
             category.kind
         ):
@@ -188,16 +147,25 @@ def _category_errors(setup: CategorySetUp, *, prefix: str) -> dict[str, list]:
     if setup.max_members < setup.min_members:
         errors[f"{prefix}.max_members"] = [_("At least as many as the minimum.")]
     stages = [round_.stage for round_ in setup.rounds]
+    # A stage's rounds are its groups, each with a key of its own; a stage without
+    # groups is one round.
+    keys = [round_.key_suffix for round_ in setup.rounds]
     if (
         not stages
         or stages[-1] != "final"
-        or len(set(stages)) != len(stages)
+        or stages.count("final") != 1
+        or len(set(keys)) != len(keys)
         or any(stage not in rulesets.STAGES for stage in stages)
         or stages != sorted(stages, key=rulesets.STAGES.index)
     ):
         errors[f"{prefix}.rounds"] = [
             _("The rounds go in the order prelim, semifinal, final, and end in the final.")
         ]
+    elif any(
+        round_.into and round_.into not in keys[index + 1 :]
+        for index, round_ in enumerate(setup.rounds)
+    ):
+        errors[f"{prefix}.rounds"] = [_("A round's qualifiers go to a later round.")]
     return errors
 
 
@@ -222,24 +190,46 @@ def _category_create(
     except ValidationError as error:
         raise _prefixed(error, prefix) from None
     category.save()
+    created: dict[str, Round] = {}
     for number, round_setup in enumerate(setup.rounds, start=1):
         last = number == len(setup.rounds)
+        # Nobody advances from the final.
+        advance = Round.Advance.NONE if last else round_setup.advance
+        country = advance == Round.Advance.COUNTRY
         round_ = Round(
             category=category,
-            key=f"{category.key}-{round_setup.stage}",
+            key=f"{category.key}-{round_setup.key_suffix}",
+            name=round_name(round_setup, championship.language),
             order=number,
             stage=round_setup.stage,
-            # Nobody advances from the final.
-            advance=Round.Advance.NONE if last else round_setup.advance,
+            pieces=round_setup.pieces,
+            puzzles=round_setup.puzzles,
+            time_limit_minutes=round_setup.time_limit_minutes,
+            advance=advance,
             advance_count=None if last else round_setup.advance_count,
             advance_best_remaining=None if last else round_setup.advance_best_remaining,
+            advance_country_places=round_setup.advance_country_places if country else None,
+            advance_country_requires_completion=(
+                country and round_setup.advance_country_requires_completion
+            ),
+            advance_per_country=round_setup.advance_per_country if country else 1,
+            advance_only_countries_without_qualifier=(
+                country and round_setup.advance_only_countries_without_qualifier
+            ),
         )
         round_.championship = championship
         try:
-            round_.full_clean(exclude=["category"])
+            round_.full_clean(exclude=["category", "into"])
         except ValidationError as error:
             raise _prefixed(error, f"{prefix}.rounds.{number - 1}") from None
         round_.save()
+        created[round_setup.key_suffix] = round_
+    for round_setup in setup.rounds:
+        if round_setup.into:
+            # A layout's groups feed a round of the next stage (checked: a later one).
+            round_ = created[round_setup.key_suffix]
+            round_.into = created[round_setup.into]
+            round_.save(update_fields=["into"])
     return category
 
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from championship import bounds, presets, rulesets, services
+from championship import bounds, layouts, presets, rulesets, services, setups
 from championship.models import (
     Category,
     Championship,
@@ -39,6 +39,13 @@ PRESET_CHOICES = [
     ("sm", gettext_lazy("Pussel-SM (sm): Sweden, SEK, Swedish")),
     ("dm", gettext_lazy("DM i Speedpuzzling (dm): Denmark, DKK, Danish")),
     (
+        "wjpc",
+        gettext_lazy(
+            "World Jigsaw Puzzle Championship (wjpc): Spain, EUR, English; groups, "
+            "semifinals and a final, with country places"
+        ),
+    ),
+    (
         "neutral",
         gettext_lazy(
             "None (neutral): everyone official, no age limits, one final per category, "
@@ -54,6 +61,29 @@ STAGE_CHOICES = [
     ("prelim semifinal final", gettext_lazy("Preliminary round, semifinal, then the final")),
     ("semifinal final", gettext_lazy("Semifinal, then the final")),
 ]
+# A preset's stage layout (championship.layouts) is offered as "layout:<preset>" where
+# the preset fills it in: a round per group, with the layout's advancement.
+LAYOUT_CHOICE = "layout:"
+
+
+def layout_of_choice(value, kind) -> layouts.Layout | None:
+    """Return the layout a "layout:<preset>" choice stands for in a category kind, or None."""
+    if not isinstance(value, str) or not value.startswith(LAYOUT_CHOICE):
+        return None
+    preset = value.removeprefix(LAYOUT_CHOICE)
+    if preset not in presets.PRESETS:
+        return None
+    return setups.preset_layout(preset, kind)
+
+
+def layout_label(layout: layouts.Layout) -> str:
+    """Return how the page offers a layout: each stage, with its number of groups."""
+    names = dict(Round.Stage.choices)
+    parts = [
+        f"{stage.groups} × {names[stage.stage]}" if stage.groups > 1 else str(names[stage.stage])
+        for stage in layout
+    ]
+    return _("The preset's groups: %(stages)s") % {"stages": " → ".join(parts)}
 
 
 def datetime_input() -> forms.DateTimeInput:
@@ -193,6 +223,14 @@ class CategorySetUpForm(forms.Form):
         required=False,
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A preset's layout is offered where it is the value filled in (or sent back).
+        value, kind = self["stages"].value(), self["kind"].value()
+        layout = layout_of_choice(value, kind)
+        if layout is not None:
+            self.fields["stages"].choices = [(value, layout_label(layout)), *STAGE_CHOICES]
+
     def kind_label(self) -> str:
         kind = self["kind"].value()
         return str(dict(Category.Kind.choices).get(kind, kind))
@@ -206,15 +244,20 @@ class CategorySetUpForm(forms.Form):
 
     def setup(self) -> services.CategorySetUp:
         data = self.cleaned_data
+        layout = layout_of_choice(data["stages"], data["kind"])
         advance = {"prelim": data.get("prelim_advance"), "semifinal": data.get("semifinal_advance")}
-        rounds = tuple(
-            services.RoundSetUp(
-                stage=stage,
-                advance=Round.Advance.OVERALL if advance.get(stage) else Round.Advance.NONE,
-                advance_count=advance.get(stage),
+        if layout is not None:
+            # The layout's groups, pieces, time limits and country places, as the preset says.
+            rounds = setups.rounds_of_layout(layout)
+        else:
+            rounds = tuple(
+                services.RoundSetUp(
+                    stage=stage,
+                    advance=Round.Advance.OVERALL if advance.get(stage) else Round.Advance.NONE,
+                    advance_count=advance.get(stage),
+                )
+                for stage in data["stages"].split()
             )
-            for stage in data["stages"].split()
-        )
         return services.CategorySetUp(
             kind=data["kind"],
             name=data["name"],
@@ -259,7 +302,10 @@ def preset_initial(preset: str) -> tuple[dict, list[dict]]:
     championship["timezone"] = chosen.timezone if chosen.country else ""
     categories = []
     for setup in services.categories_of_preset(preset):
-        stages = [round_.stage for round_ in setup.rounds]
+        stages = " ".join(round_.stage for round_ in setup.rounds)
+        if any(round_.group for round_ in setup.rounds):
+            # The preset's layout of groups (wjpc): one choice for all its rounds.
+            stages = f"{LAYOUT_CHOICE}{preset}"
         categories.append(
             {
                 "kind": setup.kind,
@@ -271,7 +317,7 @@ def preset_initial(preset: str) -> tuple[dict, list[dict]]:
                 "time_limit_minutes": setup.time_limit_minutes,
                 "capacity": setup.capacity,
                 "fee": setup.fee,
-                "stages": " ".join(stages),
+                "stages": stages,
             }
         )
     return championship, categories

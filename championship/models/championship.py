@@ -61,6 +61,7 @@ class Preset(models.TextChoices):
     ROGALAND = "rogaland", "Rogalandsmesterskapet (rogaland)"
     SM = "sm", "Pussel-SM (sm)"
     DM = "dm", "DM i Speedpuzzling (dm)"
+    WJPC = "wjpc", "World Jigsaw Puzzle Championship (wjpc)"
     NEUTRAL = "neutral", _("Neutral rules (neutral)")
 
 

@@ -184,7 +184,7 @@ def test_an_existing_slug_is_409(client, creator):
     [
         ({"slug": "Not a slug"}, "slug"),
         ({"slug": "new"}, "slug"),
-        ({"preset": "wjpc"}, "preset"),
+        ({"preset": "ejpc"}, "preset"),
         ({"starts_at": "soon"}, "starts_at"),
         ({"starts_at": "9999-12-31T10:00"}, "starts_at"),
         ({"starts_at": "0001-01-01T10:00"}, "starts_at"),

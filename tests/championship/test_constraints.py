@@ -292,4 +292,4 @@ def test_countries_are_two_capital_letters(championship, country):
 
 
 def test_an_unknown_preset_is_refused_by_the_database(championship):
-    refused(Championship.objects.filter(pk=championship.pk).update, ruleset="wjpc")
+    refused(Championship.objects.filter(pk=championship.pk).update, ruleset="ejpc")
