@@ -17,6 +17,7 @@ from championship.models import (
     Seat,
     Table,
 )
+from interchange.advance import _advance_document
 from interchange.format import FORMAT, MAIL_FLAGS, VERSION
 from registration.models import Entry, EntryMember, Person
 from results.models import Result
@@ -61,8 +62,10 @@ def export_document(championship: Championship) -> dict:
         members[entry_id].append((position, ref))
 
     rounds = defaultdict(list)
+    round_keys = {}
     for round_ in Round.objects.filter(championship=championship):
         rounds[round_.category_id].append(round_)
+        round_keys[round_.pk] = round_.key
     heats = defaultdict(list)
     for heat in Heat.objects.filter(round__championship=championship):
         heats[heat.round_id].append(heat)
@@ -101,6 +104,8 @@ def export_document(championship: Championship) -> dict:
             "notes": entry.notes,
             "judge_note": entry.judge_note,
             "answers": entry.answers,
+            # Version 3: written only for an entry that represents a country (or the neutral flag).
+            **({"represents": entry.represents} if entry.represents else {}),
         }
 
     def seat_document(number: int, ref: str, own_start: datetime | None) -> dict:
@@ -109,7 +114,19 @@ def export_document(championship: Championship) -> dict:
             seat["started_at"] = _moment(own_start, tz)
         return seat
 
-    def heat_document(heat: Heat) -> dict:
+    def result_document(result: Result, by_country: bool) -> dict:
+        """Return a result; ``qualified_by`` only in a round that gives country places."""
+        fields = {
+            key: value for key, value in result_fields(result).items() if key != "qualified_by"
+        }
+        document = {}
+        for key, value in fields.items():
+            document[key] = value
+            if key == "qualified" and by_country:
+                document["qualified_by"] = result.qualified_by or None
+        return {**document, "confirmed_at": _moment(result.confirmed_at, tz)}
+
+    def heat_document(heat: Heat, by_country: bool) -> dict:
         return {
             "key": heat.key,
             "name": heat.name,
@@ -123,21 +140,28 @@ def export_document(championship: Championship) -> dict:
                 )
             ],
             "results": [
-                {**result_fields(result), "confirmed_at": _moment(result.confirmed_at, tz)}
+                result_document(result, by_country)
                 for result in sorted(results[heat.pk], key=lambda r: r.entry.ref)
             ],
         }
 
     def round_document(round_: Round) -> dict:
+        # Version 3's pieces and puzzles only where they are not the defaults (the
+        # competition's pieces, one puzzle): a round without them reads as before.
+        own = {"pieces": round_.pieces} if round_.pieces is not None else {}
+        if round_.puzzles != 1:
+            own["puzzles"] = round_.puzzles
+        by_country = round_.advance == Round.Advance.COUNTRY
         return {
             "key": round_.key,
             "name": round_.name,
             "stage": round_.stage,
             "time_limit_minutes": round_.time_limit_minutes,
-            "advance": round_.advance_settings,
+            **own,
+            "advance": _advance_document(round_, round_keys),
             "official_at": _moment(round_.official_at, tz),
             "heats": [
-                heat_document(heat)
+                heat_document(heat, by_country)
                 for heat in sorted(heats[round_.pk], key=lambda h: (h.order, h.key))
             ],
         }

@@ -7,14 +7,17 @@ from collections.abc import Iterable
 from decimal import Decimal
 
 FORMAT = "speedpuzzling-championship"
-VERSION = 2
+VERSION = 3
 # Versions the import reads. Version 1 said only whether missing pieces were adjacent
 # (``adjacent_missing`` true or false); version 2 says how many of the lost pieces were,
-# and added fields a version-1 document does not carry (the schema's ``$defs/version-1``).
+# and added fields a version-1 document does not carry (the schema's ``$defs/version-1``);
+# version 3 added a round's pieces, puzzles and country places, the round it feeds, an
+# entry's country and a result's route, which documents of versions 1 and 2 do not carry
+# (``$defs/version-2``, ``$defs/version-3-in-1``): what they say means what it meant.
 # The schema (docs/interchange.schema.json) lists the same; a test holds them together.
 # The import refuses a field it does not know, and a version it does not read: a release
 # that adds a field raises VERSION.
-READS = (1, 2)
+READS = (1, 2, 3)
 
 # Upper bounds of the database columns, so that a document cannot overflow them.
 SMALL_MAX = 32767

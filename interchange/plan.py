@@ -41,6 +41,9 @@ class _Heat:
 class _Round:
     fields: dict
     heats: list[_Heat] = field(default_factory=list)
+    path: str = ""
+    # The key of the round its qualifiers go to (``advance.into``); None: the next one.
+    into: str | None = None
 
     def complete(self) -> bool:
         """Return whether every heat started and every entry of the round has a result."""

@@ -21,6 +21,7 @@ from championship.models import RESERVED_SLUGS
 from championship.rules import identity
 from core import jsonbounds
 from interchange import schema
+from interchange.advance import _check_into
 from interchange.export import _moment
 from interchange.format import MAIL_FLAGS, InterchangeError
 from interchange.plan import _Competition, _Plan, _Question, _Table
@@ -84,6 +85,8 @@ def _read(data: Any) -> _Plan:
             round_keys=round_keys,
         )
         competition.rounds = _read_rounds(raw, competition.path, scope)
+    # Once every round is known: each ``into`` names a later round of its own competition.
+    _check_into(competitions, round_keys)
     questions = _read_questions(data, competition_keys)
     _check_answers(competitions, questions, entry_paths)
     plan = _Plan(

@@ -7,6 +7,7 @@ counts, piece counts against the puzzle's size, and the rules' checks.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import tzinfo
@@ -15,8 +16,8 @@ from typing import Any
 from championship import rulesets
 from championship.models import Round
 from championship.rules import identity, timing
-from championship.rules.advancement import Advance, AdvancementError
 from core.l10n import format_duration
+from interchange.advance import _advance
 from interchange.format import (
     ATTEMPT_FIELDS,
     CATEGORY_MEMBERS,
@@ -30,6 +31,7 @@ from interchange.values import (
     _email,
     _fee,
     _list,
+    _represents,
     _show,
     _value,
     _within,
@@ -162,6 +164,7 @@ def _read_competition(
                     "judge_note": _value(entry_raw, "judge_note", ""),
                     # Checked against the questions once every competition is read.
                     "answers": _value(entry_raw, "answers", {}),
+                    "represents": _represents(entry_raw, entry_path),
                 },
             )
         )
@@ -189,44 +192,13 @@ def _walkover(raw: dict, path: str, tz: tzinfo) -> dict:
     return {"walkover_at": at, "walkover_reason": reason}
 
 
-def _advance(raw: dict, path: str) -> dict:
-    """Return a round's advancement as the model's fields (the schema bounds its numbers)."""
-    value = _value(raw, "advance", {})
-    where = f"{path}.advance"
-    if value == {}:
-        return {
-            "advance": Round.Advance.NONE,
-            "advance_count": None,
-            "advance_best_remaining": None,
-        }
-    try:
-        advance = Advance.from_dict(value)
-    except AdvancementError as error:
-        message = (
-            error.message
-            if error.code in ("one_mode", "unknown")
-            else f"{error.field} {error.message}"
-        )
-        raise InterchangeError(where, message) from None
-    if advance.overall is not None:
-        return {
-            "advance": Round.Advance.OVERALL,
-            "advance_count": advance.overall,
-            "advance_best_remaining": None,
-        }
-    return {
-        "advance": Round.Advance.PER_HEAT,
-        "advance_count": advance.per_heat,
-        "advance_best_remaining": advance.best_remaining,
-    }
-
-
 @dataclass
 class _Scope:
     """What the rounds of one competition are checked against."""
 
     index: int
     version: int
+    # The pieces an entry can place: the competition's, in a round its round's (all puzzles).
     pieces: int
     time_limit_minutes: int
     rules: rulesets.Ruleset
@@ -249,7 +221,10 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
             )
         scope.round_keys[key] = round_path
         last = order == len(raw_rounds)
+        advance, into = _advance(round_raw, round_path)
         round_ = _Round(
+            path=round_path,
+            into=into,
             fields={
                 "key": key,
                 "name": _value(round_raw, "name", ""),
@@ -258,10 +233,16 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
                     round_raw, "stage", Round.Stage.FINAL if last else Round.Stage.PRELIM
                 ),
                 "time_limit_minutes": round_raw.get("time_limit_minutes"),
+                "pieces": round_raw.get("pieces"),
+                "puzzles": _value(round_raw, "puzzles", 1),
                 "official_at": _datetime(round_raw, "official_at", round_path, scope.tz),
-                **_advance(round_raw, round_path),
-            }
+                **advance,
+            },
         )
+        # A result's pieces are counted against the round's puzzles: its own pieces (or the
+        # competition's) times the puzzles done together (a team's two: up to 2,000).
+        pieces = round_.fields["pieces"] or scope.pieces
+        round_scope = dataclasses.replace(scope, pieces=pieces * round_.fields["puzzles"])
         # Where each entry is seated and has its result in this round (one of each at most).
         seated: dict[str, str] = {}
         with_result: dict[str, str] = {}
@@ -269,7 +250,7 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
         for heat_index, heat_raw in enumerate(_list(round_raw, "heats")):
             heat_path = f"{round_path}.heats[{heat_index}]"
             limit = round_.fields["time_limit_minutes"] or scope.time_limit_minutes
-            heat = _read_heat(heat_raw, heat_path, scope, seated, with_result, limit)
+            heat = _read_heat(heat_raw, heat_path, round_scope, seated, with_result, limit)
             if heat.key in heat_keys:
                 raise InterchangeError(
                     f"{heat_path}.key",

@@ -10,6 +10,7 @@ date, ``championship.bounds``).
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import UTC, date, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
@@ -18,6 +19,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils import timezone
+from django_countries import countries
 
 from championship import bounds
 from core.l10n import parse_duration
@@ -52,6 +54,30 @@ def _within(value: int | None, where: str, minimum: int, maximum: int) -> None:
     """Refuse a whole number outside a range that depends on other values."""
     if value is not None and not minimum <= value <= maximum:
         raise InterchangeError(where, f"must be between {minimum} and {maximum}, not {value}")
+
+
+NEUTRAL = "neutral"
+REPRESENTS = 'an ISO 3166-1 alpha-2 country code or "neutral"'
+
+
+def _represents(obj: dict, path: str) -> str:
+    """Return the country an entry represents: a code in upper case, "neutral", or "" (none).
+
+    The schema has checked its form (two letters, or "neutral"); here, that the two
+    letters name a country (the codes the application offers, ``django_countries``).
+    """
+    value = _value(obj, "represents", "")
+    if value in ("", NEUTRAL):
+        return value
+    code = value.upper()
+    if code not in _country_codes():
+        raise InterchangeError(_at(path, "represents"), f"{_show(value)} is not {REPRESENTS}")
+    return code
+
+
+@functools.cache
+def _country_codes() -> frozenset[str]:
+    return frozenset(code for code, _name in countries)
 
 
 def _email(obj: dict, key: str, path: str) -> str:

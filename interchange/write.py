@@ -198,6 +198,9 @@ def _write_rounds(
     """Create the rounds, heats, seats and results; return the rounds that have results."""
     tables = dict(championship.tables.values_list("number", "pk"))
     seats, results, with_results = [], [], []
+    # The round each one's qualifiers go to (``into``), once both are written.
+    feeding: list[tuple[Round, str]] = []
+    written: dict[str, Round] = {}
     for category, competition in zip(categories, plan.competitions, strict=True):
         for round_plan in competition.rounds:
             round_ = Round(
@@ -207,6 +210,9 @@ def _write_rounds(
                 **round_plan.fields,
             )
             round_.save()
+            written[round_.key] = round_
+            if round_plan.into is not None:
+                feeding.append((round_, round_plan.into))
             started = (
                 Heat.State.TIME_UP
                 if round_.state in (Round.State.CLOSED, Round.State.PUBLISHED)
@@ -252,6 +258,9 @@ def _write_rounds(
                 ]
             if any(heat.results for heat in round_plan.heats):
                 with_results.append(round_)
+    for round_, key in feeding:
+        round_.into = written[key]
+        round_.save(update_fields=["into"])
     Seat.objects.bulk_create(seats, batch_size=500)
     Result.objects.bulk_create(results, batch_size=500)
     return with_results

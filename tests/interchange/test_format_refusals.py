@@ -98,7 +98,7 @@ BAD = {
     ),
     "unknown ruleset": (
         set_in(["championship", "ruleset"], "nm"),
-        'championship.ruleset: unknown ruleset "nm" (known: rogaland, sm, dm, neutral)',
+        'championship.ruleset: unknown ruleset "nm" (known: rogaland, sm, dm, wjpc, neutral)',
     ),
     "unknown time zone": (
         set_in(["championship", "timezone"], "Europe/Stavanger"),
@@ -243,8 +243,8 @@ BAD = {
         'format: must be "speedpuzzling-championship", not "wcif"',
     ),
     "unsupported version": (
-        set_in(["version"], 3),
-        "version: 3 is not a version this import reads (1 or 2)",
+        set_in(["version"], 4),
+        "version: 4 is not a version this import reads (1, 2 or 3)",
     ),
     "a fee as a number with three decimals": (
         set_in(["competitions", 1, "fee"], 300.005),

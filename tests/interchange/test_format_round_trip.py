@@ -214,7 +214,7 @@ def test_the_export_holds_the_whole_championship(realistic):
     document = export_document(realistic)
 
     assert document["format"] == "speedpuzzling-championship"
-    assert document["version"] == 2
+    assert document["version"] == 3
     assert document["championship"] == {
         "slug": "rm-2026",
         "name": "Rogalandsmesterskapet 2026",
