@@ -71,6 +71,17 @@ class RegistrationInputSerializer(serializers.Serializer):
         ),
     )
     adult_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    represents = serializers.CharField(
+        max_length=7,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=(
+            'The country the entry represents (ISO 3166-1 alpha-2, or "neutral" where the '
+            "championship allows the neutral flag); empty: the first member's nationality "
+            "(a team: most members'), where the championship's entries represent a country."
+        ),
+    )
     answers = serializers.DictField(
         required=False,
         default=dict,

@@ -133,6 +133,20 @@ class AdvanceSerializer(serializers.Serializer):
     best_remaining = serializers.IntegerField(required=False)
 
 
+class RoundAdvanceSerializer(AdvanceSerializer):
+    """A round's advancement as the interchange format writes it, country places included."""
+
+    country_places = serializers.JSONField(
+        required=False, help_text='K: a whole number, or "all" (every country).'
+    )
+    country_place_requires_completion = serializers.BooleanField(required=False)
+    per_country = serializers.IntegerField(required=False)
+    only_countries_without_qualifier = serializers.BooleanField(required=False)
+    into = serializers.CharField(
+        required=False, help_text="The key of the round the qualifiers go to."
+    )
+
+
 class RoundSerializer(serializers.ModelSerializer):
     """A round of a category, with its heats."""
 
@@ -141,7 +155,11 @@ class RoundSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="display_name")
     category = serializers.CharField(source="category.key")
     time_limit_minutes = serializers.IntegerField(source="effective_time_limit_minutes")
-    advance = AdvanceSerializer(source="advance_settings")
+    pieces = serializers.IntegerField(
+        source="pieces_per_puzzle", help_text="Pieces per puzzle: the round's, or the category's."
+    )
+    puzzles = serializers.IntegerField(help_text="Puzzles done in the round, counted together.")
+    advance = RoundAdvanceSerializer(source="advance_settings")
     heats = HeatSerializer(many=True)
     results_url = serializers.SerializerMethodField()
 
@@ -155,6 +173,8 @@ class RoundSerializer(serializers.ModelSerializer):
             "state",
             "version",
             "time_limit_minutes",
+            "pieces",
+            "puzzles",
             "advance",
             "heats",
             "results_url",

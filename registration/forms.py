@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 from django_countries import countries
 
 from championship.models import Category
+from championship.rules.represents import NEUTRAL
 from registration.models import Question
 from registration.questions import MAX_TEXT, questions_for
 from registration.regions import region_choices
@@ -210,6 +211,11 @@ class EntryForm(forms.Form):
         required=False,
         help_text=_("Required when a member is under %(age)s on the day of the championship."),
     )
+    represents = forms.ChoiceField(
+        label=_("Country represented"),
+        required=False,
+        help_text=_("Empty: the first member's nationality."),
+    )
 
     def __init__(self, *args, category: Category, answers: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -221,6 +227,7 @@ class EntryForm(forms.Form):
             )
         if category.max_members == 1:
             del self.fields["name"]
+        self._represents_field(category, rules)
         adult_age = rules.adult_required_below
         minimum = rules.min_age_for(category.kind)
         if adult_age is None or (minimum is not None and minimum >= adult_age):
@@ -230,6 +237,24 @@ class EntryForm(forms.Form):
             self.fields["adult_name"].help_text = self.fields["adult_name"].help_text % {
                 "age": adult_age
             }
+
+    def _represents_field(self, category: Category, rules) -> None:
+        """Ask which country the entry represents where the championship's entries represent one."""
+        if not rules.entries_represent_country:
+            del self.fields["represents"]
+            return
+        field = self.fields["represents"]
+        field.choices = [
+            ("", "—"),
+            *([(NEUTRAL, _("Neutral flag"))] if rules.neutral_flag_allowed else []),
+            *countries,
+        ]
+        if category.kind == "team":
+            field.help_text = _("The country the team declares. Empty: most members' nationality.")
+        elif category.max_members > 1:
+            field.help_text = _("One of the members' nationalities. Empty: the first member's.")
+        else:
+            field.help_text = _("One of your nationalities. Empty: your first.")
 
     def question_fields(self):
         """Return the bound fields of the organiser's questions, in order."""

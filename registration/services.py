@@ -21,6 +21,7 @@ from championship.models import Category
 from core import jsonbounds
 from registration import notifications, questions, signals
 from registration.models import Entry, EntryMember, Person, email_key
+from registration.represents import chosen as represents_of
 from registration.validation import (
     MemberData,
     duplicate_entry_errors,
@@ -69,6 +70,7 @@ def entry_register(
     enforce_deadline: bool = True,
     send_mail: bool = True,
     answers: dict | None = None,
+    represents: str = "",
 ) -> Entry:
     """Register an entry: confirmed while there are places, then on the waiting list.
 
@@ -78,7 +80,9 @@ def entry_register(
 
     Each member consents to publication or not (``MemberData.publish_consent``,
     else ``publish_consent`` for all); the entry as a whole (its name) only when
-    every member does.
+    every member does. ``represents``: the country it represents (see
+    ``registration.represents``; empty: the rule's default where the
+    championship's entries represent one).
     """
     consents = [member.consents(publish_consent) for member in members]
     # An organiser's import (no deadline) may leave a required question unanswered.
@@ -90,6 +94,7 @@ def entry_register(
         now=now,
         enforce_deadline=enforce_deadline,
     )
+    country = represents_of(category, members, represents)
     championship = category.championship
     with transaction.atomic():
         locked = _lock_category(category)
@@ -113,6 +118,7 @@ def entry_register(
             contact_email=members[0].email.strip(),
             language=language,
             answers=answers,
+            represents=country,
         )
         if has_place:
             entry.payment_due_at = payment_due(entry, arrived)

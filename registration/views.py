@@ -78,6 +78,7 @@ def register(request, championship_slug, category_key):
                     adult_name=entry_form.cleaned_data.get("adult_name", ""),
                     language=get_language(),
                     answers=entry_form.answers(),
+                    represents=entry_form.cleaned_data.get("represents", ""),
                 )
             except ValidationError as error:
                 apply_service_errors(error, entry_form, formset)

@@ -109,6 +109,7 @@ class EntryRegisterView(ApiView):
                 adult_name=data.validated_data["adult_name"],
                 language=get_language(),
                 answers=data.validated_data["answers"],
+                represents=data.validated_data["represents"],
             )
         except DjangoValidationError as error:
             return Response(registration_errors(error), status=status.HTTP_400_BAD_REQUEST)

@@ -230,14 +230,23 @@ class Round(models.Model):
 
     @property
     def advance_settings(self) -> dict:
-        """Return the advancement as in the interchange format."""
+        """Return the advancement as in the interchange format, with ``into``'s key if set."""
         if self.advance == self.Advance.OVERALL:
-            return {"overall": self.advance_count}
-        if self.advance == self.Advance.PER_HEAT:
-            return {"per_heat": self.advance_count, "best_remaining": self.advance_best_remaining}
-        if self.advance == self.Advance.COUNTRY:
-            return self.country_places_settings().to_dict()
-        return {}
+            settings = {"overall": self.advance_count}
+        elif self.advance == self.Advance.PER_HEAT:
+            settings = {
+                "per_heat": self.advance_count,
+                "best_remaining": self.advance_best_remaining,
+            }
+        elif self.advance == self.Advance.COUNTRY:
+            # The interchange format calls T "overall", with the country places beside it.
+            country = self.country_places_settings().to_dict()
+            settings = {"overall": country.pop("places"), **country}
+        else:
+            settings = {}
+        if self.into_id is not None:
+            settings["into"] = self.into.key
+        return settings
 
     def country_places_settings(self) -> country_places.CountryPlaces:
         """Return the round's country-places advancement for the rules (``Advance.COUNTRY``)."""

@@ -61,6 +61,8 @@ ROUND_KEYS = {
     "state",
     "version",
     "time_limit_minutes",
+    "pieces",
+    "puzzles",
     "advance",
     "heats",
     "results_url",
@@ -123,6 +125,8 @@ def test_the_detail_shows_categories_and_rounds_with_heats(api, championship):
         "stage": "final",
         "state": "planned",
         "version": 1,
+        "pieces": 500,
+        "puzzles": 1,
         "advance": {},
         "results_url": "http://testserver" + results_url(championship, "individual-final"),
     }
