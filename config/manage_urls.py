@@ -8,7 +8,7 @@ line names the view's module. The names are in the ``manage`` namespace
 from django.urls import path
 
 from championship import mail_views, staff_views
-from control.views import cards, dashboard, diplomas, ranking, report, round, setup, tables
+from control.views import cards, dashboard, diplomas, groups, ranking, report, round, setup, tables
 from judging import views as judging_views
 from registration import organiser, organiser_checkin, organiser_import, organiser_questions
 
@@ -22,7 +22,8 @@ urlpatterns = [
     path("message/", dashboard.message, name="message"),
 ]
 
-# A round: seat, publish, start, close, count, sign off, advance (control/views/round.py,
+# A round: seat, publish, start, close, count, sign off, advance, deal a stage to its groups,
+# withdraw a qualifier (control/views/round.py, groups.py,
 # ranking.py, diplomas.py, report.py), and its judges' dashboard (judging/views.py).
 ROUND = "rounds/<slug:round_key>/"
 urlpatterns += [
@@ -34,6 +35,8 @@ urlpatterns += [
     path(f"{ROUND}close/", round.close, name="round_close"),
     path(f"{ROUND}sign-off/", round.sign_off, name="round_sign_off"),
     path(f"{ROUND}advance/", round.advance, name="round_advance"),
+    path(f"{ROUND}groups/deal/", groups.deal, name="round_groups_deal"),
+    path(f"{ROUND}withdraw/", groups.withdraw, name="round_withdraw"),
     path(f"{ROUND}ranking/", ranking.round_ranking, name="round_ranking"),
     path(f"{ROUND}diplomas.pdf", diplomas.round_diplomas, name="round_diplomas"),
     path(f"{ROUND}report/", report.round_report_page, name="round_report"),

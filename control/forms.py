@@ -210,6 +210,40 @@ class SeatForm(forms.Form):
         )
 
 
+class GroupsDealForm(forms.Form):
+    """Deal a first stage's entrants to its parallel groups (``control.groups.groups_deal``)."""
+
+    group_sizes = forms.CharField(
+        label=gettext_lazy("Group sizes (e.g. 185, 184, 184)"),
+        required=False,
+        max_length=400,
+        help_text=gettext_lazy(
+            "One size per group, in the groups' order, adding up to the entries to deal. "
+            "Empty: group sizes differ by at most one."
+        ),
+    )
+
+    def clean_group_sizes(self):
+        text = self.cleaned_data.get("group_sizes", "").strip()
+        parts = [part for part in re.split(r"[\s,;+]+", text) if part]
+        if not all(part.isascii() and part.isdigit() for part in parts):
+            raise ValidationError(
+                _("Give the group sizes as whole numbers separated by commas, e.g. 185, 184.")
+            )
+        return tuple(int(part) for part in parts)
+
+
+class WithdrawForm(forms.Form):
+    """A qualifier who does not start the next round: asked (``confirm`` off), then confirmed.
+
+    Any entry is taken: whether it may be withdrawn is the service's to say
+    (``control.withdrawals.qualifier_withdraw``), in its words.
+    """
+
+    entry = forms.IntegerField(label=gettext_lazy("Qualifier"), min_value=1)
+    confirm = forms.BooleanField(required=False)
+
+
 class MoveForm(forms.Form):
     heat = forms.CharField(max_length=30)
     table = forms.IntegerField(min_value=1)

@@ -28,6 +28,7 @@ from championship.models import ChampionshipRole, Heat, Round, Seat
 from championship.permissions import has_role, organiser_required, role_required
 from control import rounds
 from control.forms import MAX_HEATS, SEED_MAX, AdvanceForm, MoveForm, OwnStartForm, SeatForm
+from control.views import groups as stage_views
 from control.views.common import (
     CONTROL,
     REFUSALS,
@@ -80,7 +81,9 @@ def _checked_in_not_seated(round_: Round) -> int:
     return sum(entry.pk not in seated for entry in rounds.round_entries(round_))
 
 
-def _control_context(request, round_: Round, *, seat_form=None, advance_form=None) -> dict:
+def _control_context(
+    request, round_: Round, *, seat_form=None, advance_form=None, deal_form=None
+) -> dict:
     heats = round_seating(round_, with_official=True)
     started = any(heat.started_at for heat in heats)
     before, after = round_.previous_round(), round_.next_round()
@@ -135,6 +138,7 @@ def _control_context(request, round_: Round, *, seat_form=None, advance_form=Non
         "time_limit_ms": round_.time_limit_ms,
         "now": now,
         "heat_keys": [(heat.key, heat.label) for heat in heats],
+        **stage_views.page_context(round_, following=after, closed=closed, deal_form=deal_form),
     }
 
 
