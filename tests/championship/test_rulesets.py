@@ -156,6 +156,10 @@ PROSE_PARAMETERS = {
     # themselves (a decision: ... a void without a place is the other reading, and a
     # championship may choose it)"
     "invalid_attempts_placed": {"rogaland": True, "sm": True, "dm": True},
+    # The national rulebooks give no country places: no entry represents a country, and
+    # there is no neutral flag (WJPC.md, "Countries of entries", is the world's rule).
+    "entries_represent_country": {"rogaland": False, "sm": False, "dm": False},
+    "neutral_flag_allowed": {"rogaland": False, "sm": False, "dm": False},
 }
 
 

@@ -85,8 +85,9 @@ def test_the_migration_keeps_the_links_sent_before(client):
     first = OldEntry.objects.create(category=category, name="Ola", manage_token=OLD_TOKEN)
     second = OldEntry.objects.create(category=category, name="Kari", manage_token="a" * 22)
 
+    # Up to the newest migration, through AFTER: the model read below is today's.
     executor = MigrationExecutor(connection)
-    executor.migrate([AFTER])
+    executor.migrate(executor.loader.graph.leaf_nodes())
 
     migrated = Entry.objects.get(pk=first.pk)
     assert migrated.legacy_token_hash == tokens.token_hash(OLD_TOKEN)
