@@ -130,6 +130,8 @@ def qualifiers_of(round_: Round, standings: list[ranking.Standing], rules) -> di
     ``country_places.after_withdrawals``: by the country-place rule in a round
     with country places, else by the best not yet qualified, by classification.
     """
+    if round_.advance == Round.Advance.NONE:
+        return {}
     withdrawn = withdrawals_of(round_)
     if round_.advance == Round.Advance.COUNTRY:
         countries = countries_of(round_)
