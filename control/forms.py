@@ -14,6 +14,7 @@ from championship import bounds, submissions
 from championship.models import Category, Heat, Round
 from championship.rules.seating import SEEDING, allowed_orders
 from control import rounds
+from control.advancement import CountrySettings
 from control.rounds import SeatingPlan
 from core.form_fields import IdsField
 
@@ -46,15 +47,75 @@ class AdvanceForm(forms.Form):
         max_value=10_000,
         help_text=gettext_lazy("With “per heat”: how many of the best remaining advance."),
     )
+    advance_country_places = forms.IntegerField(
+        label=gettext_lazy("K"),
+        required=False,
+        min_value=0,
+        max_value=10_000,
+        help_text=gettext_lazy(
+            "With country places: how many countries' best take a place first. "
+            "Empty: every country."
+        ),
+    )
+    advance_country_requires_completion = forms.BooleanField(
+        label=gettext_lazy("A country place needs a completed puzzle"), required=False
+    )
+    advance_per_country = forms.IntegerField(
+        label=gettext_lazy("Country places per country"),
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text=gettext_lazy("Empty: one."),
+    )
+    advance_only_countries_without_qualifier = forms.BooleanField(
+        label=gettext_lazy(
+            "Country places only for countries without a qualifier, on top of the N best"
+        ),
+        required=False,
+    )
+    into = forms.TypedChoiceField(
+        label=gettext_lazy("Qualifiers go to"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        help_text=gettext_lazy("Several groups may feed one round. Empty: the next round."),
+    )
+
+    def __init__(self, *args, round_: Round | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if round_ is None:
+            del self.fields["into"]
+            return
+        later = Round.objects.filter(category=round_.category_id, order__gt=round_.order)
+        self.fields["into"].choices = [
+            ("", gettext_lazy("The next round")),
+            *((r.pk, r.display_name) for r in later.order_by("order")),
+        ]
 
     def clean(self):
         data = super().clean()
         # The numbers that do not apply to the chosen kind are dropped, not refused.
         if data.get("advance") == Round.Advance.NONE:
             data["advance_count"] = data["advance_best_remaining"] = None
-        elif data.get("advance") == Round.Advance.OVERALL:
+        elif data.get("advance") in (Round.Advance.OVERALL, Round.Advance.COUNTRY):
             data["advance_best_remaining"] = None
         return data
+
+    def country_settings(self) -> CountrySettings | None:
+        """Return the country places' settings given (for a round with country places)."""
+        data = self.cleaned_data
+        if data.get("advance") != Round.Advance.COUNTRY:
+            return None
+        return CountrySettings(
+            advance_country_places=data.get("advance_country_places"),
+            advance_country_requires_completion=bool(
+                data.get("advance_country_requires_completion")
+            ),
+            advance_per_country=data.get("advance_per_country") or 1,
+            advance_only_countries_without_qualifier=bool(
+                data.get("advance_only_countries_without_qualifier")
+            ),
+        )
 
 
 class SeatForm(forms.Form):

@@ -27,6 +27,7 @@ from championship.models import Heat, Round, Seat, Table
 from championship.rules import seating
 from championship.rules.eligibility import officiality
 from control import groups, notifications
+from control.advancement import round_set_advance  # noqa: F401 (the round services, in one place)
 from control.tables import allocate_tables
 from registration.models import Entry, Person
 from results import official
@@ -568,29 +569,3 @@ def round_sign_off(*, round_: Round, by, now: datetime | None = None) -> Round:
     signed = official.round_sign_off(round_=round_, by=by, now=now)
     notifications.results_official(signed)
     return signed
-
-
-@transaction.atomic
-def round_set_advance(
-    *, round_: Round, advance: str, count: int | None, best_remaining: int | None
-) -> Round:
-    """Set how entries advance from a round, and mark the qualified anew.
-
-    Allowed until the next round is seated: an organiser who forgot to set it
-    before the round can still do it when the results are in.
-    """
-    locked = round_lock(round_)
-    following = locked.next_round()
-    if following is not None and following.seats.exists():
-        raise RoundStateError(
-            _("The next round is seated: advancement from this round can no longer change.")
-        )
-    locked.advance, locked.advance_count, locked.advance_best_remaining = (
-        advance,
-        count,
-        best_remaining,
-    )
-    locked.full_clean()
-    locked.save(update_fields=["advance", "advance_count", "advance_best_remaining", "updated_at"])
-    round_recompute(locked)
-    return locked

@@ -380,6 +380,14 @@ class CategoryEditForm(forms.ModelForm):
         self.fields["registration_opens_at"].help_text = _("Empty: open now.")
 
 
+COUNTRY_FIELDS = (
+    "advance_country_places",
+    "advance_country_requires_completion",
+    "advance_per_country",
+    "advance_only_countries_without_qualifier",
+)
+
+
 class RoundEditForm(AdvanceForm):
     """A round's time limit and how entries advance from it (the control room's fields)."""
 
@@ -405,6 +413,9 @@ class RoundEditForm(AdvanceForm):
         super().__init__(*args, prefix=f"round-{round_.key}", **kwargs)
         self.round = round_
         self.last = last
+        # Country places, and where the qualifiers go, are set on the round's own page.
+        for name in COUNTRY_FIELDS:
+            del self.fields[name]
         if last:
             # Nobody advances from a category's last round: only its time limit is offered.
             for name in ("advance", "advance_count", "advance_best_remaining"):

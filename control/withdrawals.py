@@ -93,7 +93,7 @@ def _reason(round_: Round, withdrawn: Entry, route: str, taken: Replacement) -> 
             reason = _("%(country)s has no one left: the place goes by classification.")
         reason %= {"country": country}
     elif round_.advance == Round.Advance.COUNTRY:
-        reason = _("The place was taken by classification: it goes by classification.")
+        reason = _("The place was won by classification: it passes to the next by classification.")
     else:
         reason = _("The place goes to the next by classification.")
     if not taken.entries:

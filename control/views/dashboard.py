@@ -22,7 +22,7 @@ def _context(championship, screen_form=None, message_form=None) -> dict:
     return {
         "message_form": message_form or MessageForm(championship=championship),
         "categories": places.categories_with_counts(championship),
-        "rounds": championship_selectors.rounds_with_heats(championship),
+        "rounds": championship_selectors.rounds_with_heats(championship).select_related("into"),
         "table_count": championship.tables.count(),
         "roles": championship.roles.select_related("user").order_by("role", "user__username"),
         "screen_form": screen_form or ScreenForm(championship=championship),

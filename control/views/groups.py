@@ -91,6 +91,43 @@ def _qualifiers_context(round_: Round, following: Round | None, closed: bool) ->
     }
 
 
+def rounds_fed(form, round_: Round) -> None:
+    """Offer in ``form``'s "Qualifiers go to" only rounds of a later stage (and the one set).
+
+    A group does not feed a parallel group of its own stage; the empty choice
+    names the round it stands for (the next round by order).
+    """
+    field = form.fields.get("into")
+    if field is None:
+        return
+    later = Round.objects.filter(category=round_.category_id, order__gt=round_.order)
+    by_order = later.order_by("order").first()
+    offered = later.exclude(stage=round_.stage)
+    if round_.into_id is not None:
+        offered = offered | later.filter(pk=round_.into_id)
+    empty = _("The next round")
+    if by_order is not None:
+        empty = _("The next round by order: %(round)s") % {"round": by_order.display_name}
+    field.choices = [("", empty), *((r.pk, r.display_name) for r in offered.order_by("order"))]
+
+
+def seat_origins(round_: Round, heats) -> None:
+    """Mark each seat of a round fed by several groups with its group and place there."""
+    feeding = round_.previous_rounds()
+    if len(feeding) < 2:
+        return
+    names = {before.pk: before.display_name for before in feeding}
+    origin = {
+        entry: (names[round_id], place)
+        for entry, round_id, place in Result.objects.filter(
+            round__in=feeding, qualified=True
+        ).values_list("entry", "round", "place")
+    }
+    for heat in heats:
+        for seat in heat.seat_list:
+            seat.origin = origin.get(seat.entry_id)
+
+
 def page_context(round_: Round, *, following: Round | None, closed: bool, deal_form=None) -> dict:
     """Return what the round page shows of the stage: its groups, and the qualifiers."""
     return {

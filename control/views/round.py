@@ -86,8 +86,10 @@ def _control_context(
 ) -> dict:
     heats = round_seating(round_, with_official=True)
     started = any(heat.started_at for heat in heats)
-    before, after = round_.previous_round(), round_.next_round()
+    feeding = round_.previous_rounds()
+    before, after = (feeding[0] if feeding else None), round_.next_round()
     first_round = before is None
+    stage_views.seat_origins(round_, heats)
     if seat_form is None:
         seat_form = SeatForm(
             round_=round_,
@@ -96,12 +98,21 @@ def _control_context(
         )
     if advance_form is None:
         advance_form = AdvanceForm(
+            round_=round_,
             initial={
                 "advance": round_.advance,
                 "advance_count": round_.advance_count,
                 "advance_best_remaining": round_.advance_best_remaining,
-            }
+                "advance_country_places": round_.advance_country_places,
+                "advance_country_requires_completion": round_.advance_country_requires_completion,
+                "advance_per_country": round_.advance_per_country,
+                "advance_only_countries_without_qualifier": (
+                    round_.advance_only_countries_without_qualifier
+                ),
+                "into": round_.into_id,
+            },
         )
+    stage_views.rounds_fed(advance_form, round_)
     closed = round_.state in (Round.State.CLOSED, Round.State.PUBLISHED)
     final = closed and rounds.results_final(round_)
     now = timezone.now()
@@ -116,6 +127,7 @@ def _control_context(
         "any_running": any(heat.running for heat in heats),
         "first_round": first_round,
         "previous_round": before,
+        "fed_by": [before.display_name for before in feeding],
         "next_round": after,
         "advance_locked": after is not None and after.seats.exists(),
         "closed": closed,
@@ -157,7 +169,8 @@ def round_control(request, championship, round_key):
 def round_advancement(request, championship, round_key):
     """Save how entries advance from the round (before it starts)."""
     round_ = round_or_404(championship, round_key)
-    form = AdvanceForm(request.POST)
+    form = AdvanceForm(request.POST, round_=round_)
+    stage_views.rounds_fed(form, round_)
     if form.is_valid():
         data = form.cleaned_data
 
@@ -167,6 +180,8 @@ def round_advancement(request, championship, round_key):
                 advance=data["advance"],
                 count=data["advance_count"],
                 best_remaining=data["advance_best_remaining"],
+                country=form.country_settings(),
+                into=Round.objects.get(pk=data["into"]) if data["into"] else None,
             )
             return _("The advancement is saved.")
 

@@ -218,3 +218,41 @@ def test_no_qualifier_chosen_is_refused(boss, championship, feeding):
     group, _final, _entries = feeding
     response = boss.post(url("round_withdraw", championship, group), {"entry": ""}, follow=True)
     assert said(response) == ["Choose the qualifier who does not start the next round."]
+
+
+# Setting country places and where the qualifiers go ------------------------------------
+
+
+def test_the_advancement_form_sets_country_places_and_the_round_fed(boss, championship, groups):
+    response = boss.post(
+        url("round_advancement", championship, groups["a"]),
+        {
+            "advance": "country",
+            "advance_count": "60",
+            "advance_country_places": "30",
+            "advance_country_requires_completion": "on",
+            "advance_per_country": "",
+            "into": str(groups["semi"].pk),
+        },
+    )
+    assert response.status_code == 302
+    group = Round.objects.get(pk=groups["a"].pk)
+    assert group.advance_settings == {
+        "overall": 60,
+        "country_places": 30,
+        "country_place_requires_completion": True,
+        "into": groups["semi"].key,
+    }
+    page = boss.get(url("round_control", championship, group)).content.decode()
+    assert "60 places: first the best of each of the first 30 countries" in page
+
+
+def test_the_advancement_form_refuses_a_round_fed_that_is_not_later(boss, championship, groups):
+    before = Round.objects.get(pk=groups["b"].pk).advance_settings
+    response = boss.post(
+        url("round_advancement", championship, groups["b"]),
+        {"advance": "overall", "advance_count": "5", "into": str(groups["a"].pk)},
+    )
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert Round.objects.get(pk=groups["b"].pk).advance_settings == before
