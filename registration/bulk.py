@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from championship.models import Category
 from registration import questions
 from registration.models import Entry, EntryMember, Person, Puzzler
+from registration.represents import chosen as represents_chosen
 from registration.services import checked_answers, payment_due, person_of
 from registration.validation import MemberData, entry_errors, registered_people
 
@@ -45,7 +46,8 @@ def entries_import(*, rows, language: str) -> ImportedBatch:
     """Register a batch of imported rows in one transaction, in their order.
 
     Each row gives ``category``, ``members``, ``name``, ``publish_consent``,
-    ``adult_name``, ``answers``, ``payment_status`` and ``payment_reference``.
+    ``adult_name``, ``represents``, ``answers``, ``payment_status`` and
+    ``payment_reference``.
     The rules are a registration's (``entry_register``), except the deadline and
     the required questions; no e-mail is sent. The rows' categories are locked
     (in the order of their ids) before anything is checked, and read once each:
@@ -81,7 +83,7 @@ def entries_import(*, rows, language: str) -> ImportedBatch:
     for row in rows:
         category = locked[row.category.pk]
         try:
-            answers = _import_row_checked(
+            answers, country = _import_row_checked(
                 category, row, asked[category.pk], people.get(category.pk)
             )
         except ValidationError as error:
@@ -101,6 +103,7 @@ def entries_import(*, rows, language: str) -> ImportedBatch:
             payment_reference=(row.payment_reference or "").strip(),
             publish_consent=all(consents),
             adult_name=row.adult_name.strip(),
+            represents=country,
             contact_email=row.members[0].email.strip(),
             language=language,
             answers=answers,
@@ -116,9 +119,18 @@ def entries_import(*, rows, language: str) -> ImportedBatch:
     return done
 
 
-def _import_row_checked(category: Category, row, asked, registered) -> dict:
-    """Return a row's checked answers; raise ``ValidationError`` when the rules refuse the row."""
+def _import_row_checked(category: Category, row, asked, registered) -> tuple[dict, str]:
+    """Return a row's checked answers and what it represents (``represents.chosen``).
+
+    Raise ``ValidationError`` when the rules refuse the row.
+    """
     errors = entry_errors(category, row.members, row.adult_name, registered=registered)
+    country = ""
+    try:
+        country = represents_chosen(category, row.members, getattr(row, "represents", ""))
+    except ValidationError as error:
+        for key, messages in error.message_dict.items():
+            errors.setdefault(key, []).extend(messages)
     try:
         answers = checked_answers(category, row.answers, required=False, asked=asked)
     except ValidationError as error:
@@ -133,7 +145,7 @@ def _import_row_checked(category: Category, row, asked, registered) -> dict:
         )
     if errors:
         raise ValidationError(errors)
-    return answers
+    return answers, country
 
 
 def _import_save(planned: list[tuple[Entry, list[MemberData], list[bool]]]) -> None:

@@ -7,8 +7,10 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from django.utils.translation import gettext as _
 from django_countries import countries
 
+from championship.rules.represents import NEUTRAL
 from core import csvfile
 from registration.models import Entry
 
@@ -24,6 +26,7 @@ EXPORT_COLUMNS = (
     "payment_reference",
     "publish_consent",
     "adult_name",
+    "represents",
     "checked_in_at",
 )
 MEMBER_FIELDS = (
@@ -109,6 +112,28 @@ ENTRY_ALIASES = {
         "forælder",
         "værge",
         "ledsager",
+    },
+    # The country the entry represents; not "country" or "nationality", which are a member's.
+    "represents": {
+        "represents",
+        "country represented",
+        "represented country",
+        "representing",
+        "flag",
+        "nation",
+        "representerer",
+        "land som representeres",
+        "representert land",
+        "nasjon",
+        "flagg",
+        "representerar",
+        "land som representeras",
+        "representerat land",
+        "flagga",
+        "repræsenterer",
+        "land, der repræsenteres",
+        "land der repræsenteres",
+        "repræsenteret land",
     },
     "checked_in_at": {"checked in at", "checked in"},
 }
@@ -230,6 +255,33 @@ def country_code(text: str) -> str:
         # An ISO code is two ASCII letters: "0²" would pass for a number to the library.
         return countries.alpha2(text) if text.isascii() and text.isalpha() else ""
     return countries.by_name(text) or ""
+
+
+# The neutral flag, as a cell may write it (and the active language's "Neutral flag").
+NEUTRAL_WORDS = {
+    "neutral",
+    "neutral flag",
+    "international puzzlers",
+    "nøytral",
+    "nøytralt flagg",
+    "neutral flagga",
+    "neutralt flag",
+}
+
+
+def represents_code(text: str) -> str:
+    """Return what an entry represents, given by code, English name or the neutral flag.
+
+    ``neutral`` for the neutral flag, an ISO code for a country, "" for an empty
+    cell; ``None`` when the text is neither.
+    """
+    text = text.strip()
+    if not text:
+        return ""
+    word = " ".join(text.split()).casefold()
+    if word in NEUTRAL_WORDS or word == str(_("Neutral flag")).casefold():
+        return NEUTRAL
+    return country_code(text) or None
 
 
 def payment_status_of(text: str) -> str | None:

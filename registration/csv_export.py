@@ -77,6 +77,7 @@ def export_rows(championship: Championship, rows) -> list[list]:
             entry.payment_reference,
             _yes_no(entry.publish_consent),
             entry.adult_name,
+            entry.represents,
             _local_iso(entry.checked_in_at, championship),
         ]
         for person in row.members:

@@ -39,6 +39,7 @@ from registration.csv_columns import (
     country_code,
     parse_date,
     payment_status_of,
+    represents_code,
 )
 from registration.models import Entry
 from registration.validation import MemberData
@@ -159,6 +160,27 @@ class CountryCell(CellField):
             return ""
         code = country_code(value)
         if not code:
+            raise self.refusal(value)
+        return code
+
+
+class RepresentsCell(CellField):
+    """The country an entry represents: a country (as ``CountryCell``) or the neutral flag.
+
+    Its code, ``neutral``, or "" (the rule's default, ``registration.represents.chosen``).
+    Whether the entry may represent it, the registration's rules say.
+    """
+
+    default_error_messages = {
+        "invalid": _(
+            "Country represented: “%(value)s” is not a country: write its two-letter code, "
+            "e.g. NO, or “neutral” for the neutral flag."
+        )
+    }
+
+    def to_python(self, value):
+        code = represents_code(value or "")
+        if code is None:
             raise self.refusal(value)
         return code
 
@@ -314,6 +336,7 @@ class EntryRowForm(RowForm):
     category = CategoryCell()
     name = TextCell(label=_("name"), limit_key="name")
     adult_name = TextCell(label=_("accompanying adult"), limit_key="adult_name")
+    represents = RepresentsCell()
     publish_consent = YesNoCell()
     payment_status = PaymentStatusCell()
     # ``None`` without the column: the import leaves the reference as it is.

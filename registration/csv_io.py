@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from championship.models import Category, Championship
 from championship.rules import eligibility, identity
 from core import csvfile
-from registration import csv_forms, validation
+from registration import csv_forms, represents, validation
 from registration.csv_columns import FORMULA_STARTS, MAX_ROWS, NO, YES, Column, map_header
 from registration.models import Entry, Question, StoredImport
 from registration.questions import clean_answers as questions_clean
@@ -51,6 +51,8 @@ class ImportRow:
     name: str = ""
     members: list[MemberData] = field(default_factory=list)
     adult_name: str = ""
+    # What the entry represents: as written, then as chosen (the rule's default when empty).
+    represents: str = ""
     publish_consent: bool = False
     payment_status: str = ""
     payment_reference: str | None = None
@@ -246,6 +248,7 @@ def parse_entries(
             )
             if errors:
                 row.problems.extend(_service_problems(ValidationError(errors), reported))
+            row.problems.extend(_represents_problems(row, reported))
             if row.category.pk not in asked_in:
                 asked_in[row.category.pk] = questions_for(row.category)
             row.problems.extend(_answer_problems(row, asked_in[row.category.pk]))
@@ -262,6 +265,20 @@ def parse_entries(
         preview.rows.append(row)
     _expect_statuses(preview)
     return preview
+
+
+def _represents_problems(row: ImportRow, reported: set[str]) -> list[str]:
+    """Check what the row's entry represents as the registration does; return the refusals.
+
+    The row then holds what it would represent: the cell checked, or, left empty,
+    the rule's default. A cell the row's form refused is not reported again.
+    """
+    try:
+        row.represents = represents.chosen(row.category, row.members, row.represents)
+    except ValidationError as error:
+        row.represents = ""
+        return [] if "represents" in reported else _service_problems(error, set())
+    return []
 
 
 def _answers(asked: dict[int, Question], cells: list[str], row: ImportRow) -> dict:

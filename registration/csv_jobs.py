@@ -239,6 +239,7 @@ def _row_json(row: ImportRow) -> dict:
         "category": row.category.pk,
         "name": row.name,
         "adult_name": row.adult_name,
+        "represents": row.represents,
         "publish_consent": row.publish_consent,
         "payment_status": row.payment_status,
         "payment_reference": row.payment_reference,
@@ -266,6 +267,8 @@ def _rows_of(job: StoredImport) -> list[ImportRow]:
             category=categories[data["category"]],
             name=data["name"],
             adult_name=data["adult_name"],
+            # A job confirmed before the column was read has none.
+            represents=data.get("represents", ""),
             publish_consent=data["publish_consent"],
             payment_status=data["payment_status"],
             payment_reference=data["payment_reference"],

@@ -271,6 +271,31 @@ class EntryForm(forms.Form):
         return answers
 
 
+class RepresentsForm(forms.Form):
+    """The entrant's change of the country their entry represents (their private page).
+
+    Whether the entry may represent it, ``registration.represents`` says.
+    """
+
+    represents = forms.ChoiceField(label=_("Country represented"))
+
+    def __init__(self, *args, category: Category, **kwargs):
+        super().__init__(*args, **kwargs)
+        rules = category.championship.rules
+        field = self.fields["represents"]
+        field.choices = [
+            ("", "—"),
+            *([(NEUTRAL, _("Neutral flag"))] if rules.neutral_flag_allowed else []),
+            *countries,
+        ]
+        if category.kind == "team":
+            field.help_text = _("The country the team declares.")
+        elif category.max_members > 1:
+            field.help_text = _("One of the members' nationalities.")
+        else:
+            field.help_text = _("One of your nationalities.")
+
+
 def question_field(question: Question) -> str:
     return f"q_{question.ref}"
 

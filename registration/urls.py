@@ -19,6 +19,7 @@ urlpatterns = [
     path("entries/<str:token>/withdraw/", views.withdraw, name="withdraw"),
     path("entries/<str:token>/accept/", views.accept, name="accept"),
     path("entries/<str:token>/judge-note/", views.judge_note, name="judge_note"),
+    path("entries/<str:token>/represents/", views.represents, name="represents"),
     path(
         "entries/<str:token>/address/<int:person>/",
         views.send_address_link,

@@ -19,9 +19,10 @@ from championship.models import Category
 from championship.permissions import get_championship
 from core import actions
 from registration import deadlines, notifications, places, services, validation
-from registration.forms import EntryForm, apply_service_errors, member_formset
+from registration.forms import EntryForm, RepresentsForm, apply_service_errors, member_formset
 from registration.models import Entry, entry_for_manage_token
 from registration.public import public_entry_lists
+from registration.represents import entry_set_represents
 
 
 @require_GET
@@ -219,6 +220,29 @@ def withdraw(request, championship_slug, token):
         def action():
             services.entry_withdraw(entry=entry, by_entrant=True)
             return _("Your entry is withdrawn. An e-mail confirming it is on its way.")
+
+        actions.run(request, action)
+    return redirect("results:entry_page", championship_slug=championship_slug, token=token)
+
+
+@never_cache
+@require_POST
+def represents(request, championship_slug, token):
+    """Change the country the entry represents, until the championship starts."""
+    entry = entry_by_token(request, championship_slug, token)
+    category = entry.category
+    form = RepresentsForm(request.POST, category=category)
+    if not category.championship.rules.entries_represent_country:
+        messages.error(request, _("The entries of this championship represent no country."))
+    elif entry.status == Entry.Status.WITHDRAWN:
+        messages.error(request, _("This entry was already withdrawn."))
+    elif not form.is_valid():
+        messages.error(request, actions.refusal_text(actions.form_refusal(form)))
+    else:
+
+        def action():
+            entry_set_represents(entry=entry, value=form.cleaned_data["represents"])
+            return _("The country your entry represents is saved.")
 
         actions.run(request, action)
     return redirect("results:entry_page", championship_slug=championship_slug, token=token)
