@@ -73,8 +73,9 @@ class ChampionshipListView(ApiView):
         operation_id="championship_create",
         summary="Create a championship from a preset",
         description=(
-            "As the “New championship” page does: the preset (`rogaland`, `sm`, `dm`, or "
-            "`neutral` for none of the national rulebooks) fills in what is left out: time "
+            "As the “New championship” page does: the preset (`rogaland`, `sm`, `dm`, `wjpc` "
+            "for the world championship, or `neutral` for none of these rulebooks) fills in "
+            "what is left out: time "
             "zone, currency, language, and its categories with their rounds. `categories` "
             "lists the categories to create, each kind once, each overriding the preset's "
             "values for its kind; a category whose `rounds` differ from the preset's records "

@@ -188,12 +188,12 @@ class Round(models.Model):
                 ),
                 name="round_advance_settings",
             ),
-            models.CheckConstraint(condition=Q(puzzles__gte=1), name="round_puzzles_positive"),
+            # One constraint, not three: validating a round runs a query for each.
             models.CheckConstraint(
-                condition=Q(pieces__isnull=True) | Q(pieces__gte=1), name="round_pieces_positive"
-            ),
-            models.CheckConstraint(
-                condition=Q(advance_per_country__gte=1), name="round_per_country_positive"
+                condition=Q(puzzles__gte=1)
+                & (Q(pieces__isnull=True) | Q(pieces__gte=1))
+                & Q(advance_per_country__gte=1),
+                name="round_counts_positive",
             ),
         ]
 

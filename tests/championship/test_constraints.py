@@ -293,3 +293,19 @@ def test_countries_are_two_capital_letters(championship, country):
 
 def test_an_unknown_preset_is_refused_by_the_database(championship):
     refused(Championship.objects.filter(pk=championship.pk).update, ruleset="ejpc")
+
+
+@pytest.mark.parametrize(
+    "change", [{"puzzles": 0}, {"pieces": 0}, {"advance_per_country": 0}, {"advance": "country"}]
+)
+def test_a_rounds_counts_and_country_places_are_kept_whole(final, change):
+    # Country places need their N (advance_count): the advancement's own constraint.
+    refused(Round.objects.filter(pk=final.pk).update, **change)
+
+
+def test_an_entry_represents_a_country_code_or_the_neutral_flag(championship, individual):
+    entry = factories.entry(individual)
+    for value in ("neutral", "NZ", ""):
+        Entry.objects.filter(pk=entry.pk).update(represents=value)
+    for value in ("nz", "NZL", "Neutral"):
+        refused(Entry.objects.filter(pk=entry.pk).update, represents=value)

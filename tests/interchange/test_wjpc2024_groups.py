@@ -22,6 +22,9 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 
+from championship.models import Championship
+from control.withdrawals import qualifier_withdraw
+from registration.models import Entry
 from tests.interchange.test_wjpc2024_import import (
     PIECES,
     ROUNDS,
@@ -62,8 +65,11 @@ ENTRANTS = list(dict.fromkeys(entrant(row) for row in ROWS))
 ENTRY = {who: f"e{n}" for n, who in enumerate(ENTRANTS, 1)}
 
 
-def document() -> dict:
-    """Return the whole individual field as one version-3 document."""
+def document(*, final_started: bool = True) -> dict:
+    """Return the whole individual field as one version-3 document.
+
+    ``final_started`` false: the final as before it starts, without heats.
+    """
     rounds = []
     for name in [*(f"individual_{g}" for g in GROUPS), "individual_S1", "individual_S2"]:
         rounds.append((name, round_key(name)))
@@ -77,6 +83,8 @@ def document() -> dict:
         if short in INTO:
             advance = {**(GROUP_ADVANCE if short in GROUPS else SEMIFINAL_ADVANCE)}
             advance["into"] = INTO[short]
+        if key == "final" and not final_started:
+            return {"key": key, "name": "Final", "stage": stage, "time_limit_minutes": limit}
         return {
             "key": key,
             "name": "Final" if key == "final" else f"Group {short}" if short in GROUPS else short,
@@ -141,11 +149,15 @@ def document() -> dict:
     }
 
 
-def import_and_export(tmp_path) -> dict:
+def import_and_export(tmp_path, **options) -> dict:
     """Import the document once with the command, and return what the export gives."""
     path = tmp_path / "individual.json"
-    path.write_text(json.dumps(document(), ensure_ascii=False), encoding="utf-8")
+    path.write_text(json.dumps(document(**options), ensure_ascii=False), encoding="utf-8")
     call_command("import_championship", str(path), stdout=io.StringIO())
+    return export()
+
+
+def export() -> dict:
     out = io.StringIO()
     call_command("export_championship", SLUG, stdout=out)
     return json.loads(out.getvalue())
@@ -228,3 +240,39 @@ def the_export_writes_the_structure_it_was_given(exported):
     assert flags["neutral"] == len({who for who in ENTRANTS if who[1] == NEUTRAL}) > 0
     # The final gives no places: nobody there carries a route.
     assert all("qualified_by" not in r for r in results_of(exported, "final").values())
+
+
+@pytest.mark.django_db
+def test_withdrawing_the_two_who_did_not_start_gives_the_real_final(tmp_path):
+    """Before the final, the organiser withdraws the two; the rule fills their places.
+
+    New Zealand's country place passes to the next New Zealander; Egypt had nobody
+    left, so its place goes by classification. The qualified are then exactly
+    the 180 who started the published final.
+    """
+    exported = import_and_export(tmp_path, final_started=False)
+    finalists = entries_of("individual_final")
+    qualified = {
+        ref: (key, r)
+        for key in ("s1", "s2")
+        for ref, r in results_of(exported, key).items()
+        if r["qualified"]
+    }
+    country = {ENTRY[who]: who[1] for who in ENTRANTS}
+    absent = sorted(set(qualified) - finalists, key=lambda ref: country[ref])
+    assert [country[ref] for ref in absent] == ["Egypt", "New Zealand"]
+    championship = Championship.objects.get(slug=SLUG)
+    routes = {}
+    for ref in absent:
+        key, _result = qualified[ref]
+        semifinal = championship.rounds.get(key=key)
+        entry = Entry.objects.get(category__championship=championship, ref=ref)
+        taken = qualifier_withdraw(round_=semifinal, entry=entry, confirm=True)
+        routes[country[ref]] = (taken.route, [country[e.ref] for e in taken.entries])
+    assert routes["New Zealand"] == ("country", ["New Zealand"])
+    assert routes["Egypt"][0] == "classification"
+    after = export()
+    now_qualified = {
+        ref for key in ("s1", "s2") for ref, r in results_of(after, key).items() if r["qualified"]
+    }
+    assert now_qualified == finalists
