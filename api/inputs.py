@@ -295,13 +295,60 @@ class WallClockOrAwareField(serializers.Field):
         return value.isoformat()
 
 
+class RoundAdvanceInputSerializer(AdvanceSerializer):
+    """A new round's advancement, country places and the round it feeds, as the format spells it."""
+
+    country_places = serializers.JSONField(
+        required=False, help_text='K: a whole number, or "all" (every country).'
+    )
+    country_place_requires_completion = serializers.BooleanField(required=False)
+    per_country = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    only_countries_without_qualifier = serializers.BooleanField(required=False)
+    into = serializers.SlugField(max_length=30, required=False)
+
+    def validate_country_places(self, value):
+        if value == "all" or (
+            isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000
+        ):
+            return value
+        raise serializers.ValidationError(_('A whole number from 0, or "all".'))
+
+    def validate(self, data):
+        country = {"country_places", "country_place_requires_completion", "per_country"}
+        country |= {"only_countries_without_qualifier"}
+        if country & set(data) and "country_places" not in data:
+            raise serializers.ValidationError(_("Country places need “country_places”."))
+        if "country_places" in data and "overall" not in data:
+            raise serializers.ValidationError(_("Country places need “overall”: the places."))
+        return data
+
+
 class RoundSetUpInputSerializer(serializers.Serializer):
     """A round of a new category: its stage and, before the final, who advances."""
 
     stage = serializers.ChoiceField(choices=list(rulesets.STAGES))
-    advance = AdvanceSerializer(
+    key = serializers.SlugField(
+        max_length=30,
         required=False,
-        help_text='{"overall": N}, or {"per_heat": N, "best_remaining": M}; none: nobody yet.',
+        help_text="The round's key after the category's (group-a); left out: the stage.",
+    )
+    pieces = serializers.IntegerField(
+        min_value=1, max_value=100_000, required=False, help_text="Left out: the category's."
+    )
+    puzzles = serializers.IntegerField(
+        min_value=1, max_value=10, required=False, help_text="Puzzles counted together."
+    )
+    time_limit_minutes = serializers.IntegerField(
+        min_value=bounds.TIME_LIMIT_MINUTES_MIN,
+        max_value=bounds.TIME_LIMIT_MINUTES_MAX,
+        required=False,
+        help_text="Left out: the category's.",
+    )
+    advance = RoundAdvanceInputSerializer(
+        required=False,
+        help_text='{"overall": N}, or {"per_heat": N, "best_remaining": M}, or country places '
+        '({"overall": T, "country_places": K or "all", ...}); "into": the key (after the '
+        "category's) of the round the qualifiers go to; none: nobody yet.",
     )
 
 

@@ -152,19 +152,45 @@ def category_setups(preset: str, categories: list[dict] | None):
 
 def round_setup(given: dict) -> services.RoundSetUp:
     """Return a round of a new category as the request gives it."""
-    advance = given.get("advance") or {}
+    advance = dict(given.get("advance") or {})
+    shape = {
+        name: given[name]
+        for name in ("key", "pieces", "puzzles", "time_limit_minutes")
+        if name in given
+    }
+    shape["into"] = advance.pop("into", "")
     if "per_heat" in advance or "best_remaining" in advance:
         return services.RoundSetUp(
             stage=given["stage"],
             advance=Round.Advance.PER_HEAT,
             advance_count=advance.get("per_heat"),
             advance_best_remaining=advance.get("best_remaining"),
+            **shape,
+        )
+    if "country_places" in advance:
+        places = advance["country_places"]
+        return services.RoundSetUp(
+            stage=given["stage"],
+            advance=Round.Advance.COUNTRY,
+            advance_count=advance["overall"],
+            advance_country_places=None if places == "all" else places,
+            advance_country_requires_completion=advance.get(
+                "country_place_requires_completion", False
+            ),
+            advance_per_country=advance.get("per_country", 1),
+            advance_only_countries_without_qualifier=advance.get(
+                "only_countries_without_qualifier", False
+            ),
+            **shape,
         )
     if "overall" in advance:
         return services.RoundSetUp(
-            stage=given["stage"], advance=Round.Advance.OVERALL, advance_count=advance["overall"]
+            stage=given["stage"],
+            advance=Round.Advance.OVERALL,
+            advance_count=advance["overall"],
+            **shape,
         )
-    return services.RoundSetUp(stage=given["stage"])
+    return services.RoundSetUp(stage=given["stage"], **shape)
 
 
 def championship_detail(request, championship: Championship) -> dict:

@@ -231,3 +231,59 @@ def test_the_schema_documents_the_create_endpoint(client):
     operation = schema["paths"]["/api/v1/championships/"]["post"]
     assert operation["operationId"] == "championship_create"
     assert {"201", "400", "401", "403", "409"} <= set(operation["responses"])
+
+
+GROUPED = [
+    {
+        "stage": "prelim",
+        "key": f"group-{group}",
+        "pieces": 500,
+        "advance": {
+            "overall": 60,
+            "country_places": 30,
+            "country_place_requires_completion": True,
+            "into": "final",
+        },
+    }
+    for group in "ab"
+] + [{"stage": "final", "pieces": 1000, "puzzles": 2, "time_limit_minutes": 180}]
+
+
+@pytest.mark.django_db
+def test_groups_feeding_a_final_with_country_places_are_created(client, creator):
+    body = sm_body(preset="wjpc", categories=[{"kind": "team", "rounds": GROUPED}])
+    response = post(client, body, creator)
+    assert response.status_code == 201, response.json()
+    detail = client.get(
+        reverse("api:championship-detail", kwargs={"championship_slug": "pussel-sm"})
+    ).json()
+    rounds = {r["key"]: r for r in detail["rounds"]}
+    assert set(rounds) == {"team-group-a", "team-group-b", "team-final"}
+    assert rounds["team-group-b"]["advance"] == {
+        "overall": 60,
+        "country_places": 30,
+        "country_place_requires_completion": True,
+        "into": "team-final",
+    }
+    final = rounds["team-final"]
+    assert (final["pieces"], final["puzzles"], final["time_limit_minutes"]) == (1000, 2, 180)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "advance",
+    [
+        {"country_places": 30},
+        {"overall": 60, "country_places": "some"},
+        {"overall": 60, "country_places": -1},
+        {"overall": 60, "per_country": 2},
+        {"overall": 60, "into": "nowhere"},
+    ],
+)
+def test_bad_country_places_or_into_are_400_and_create_nothing(client, creator, advance):
+    rounds = [{"stage": "prelim", "advance": advance}, {"stage": "final"}]
+    body = sm_body(preset="wjpc", categories=[{"kind": "team", "rounds": rounds}])
+    response = post(client, body, creator)
+    assert response.status_code == 400, response.json()
+    assert "categories" in str(response.json())
+    assert not Championship.objects.exists()
