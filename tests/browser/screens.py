@@ -6,9 +6,9 @@ SCREENSHOTS = os.environ.get("SCREENSHOTS")
 AREA = "registration"
 
 
-def shot(page, name: str) -> None:
-    """Save a full-page screenshot under ``$SCREENSHOTS/registration/`` when the variable is set."""
+def shot(page, name: str, *, area: str = AREA) -> None:
+    """Save a full-page screenshot under ``$SCREENSHOTS/<area>/`` when the variable is set."""
     if SCREENSHOTS:
-        folder = os.path.join(SCREENSHOTS, AREA)
+        folder = os.path.join(SCREENSHOTS, area)
         os.makedirs(folder, exist_ok=True)
         page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)

@@ -1,7 +1,6 @@
 """A qualifier who does not start, on a laptop: the organiser picks them among 70 qualifiers,
 reads who takes the place and why, confirms, and is back on the round page."""
 
-import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,13 +11,13 @@ from championship.models import ChampionshipRole
 from control import rounds
 from results.models import QualifierWithdrawal
 from tests import factories
+from tests.browser import screens
 from tests.control.staged import advance, qualified, run, staged
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LAPTOP = {"width": 1366, "height": 768}
 PASSWORD = "a-long-password-1"  # what tests.factories.user gives every user
-SHOTS = "/tmp/work/shots"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 FIRST = ("Ana", "Ben", "Chloé", "Dag", "Eva", "Finn", "Grete", "Hugo", "Ines", "Jon", "Kaia")
 LAST = ("Berg", "Moreno", "Tanaka", "Okafor", "Lind", "Silva", "Novak", "Haddad", "Walsh")
@@ -88,8 +87,7 @@ def test_an_organiser_withdraws_a_country_place_qualifier_on_a_laptop(page, live
     offer = page.locator(".withdraw-offer")
     expect(offer).to_contain_text("New Zealand's country place passes to the next of New Zealand.")
     expect(offer).to_contain_text(next_new_zealander.name)
-    os.makedirs(SHOTS, exist_ok=True)
-    page.screenshot(path=os.path.join(SHOTS, "round_withdraw_offer.png"), full_page=True)
+    screens.shot(page, "offer", area="round-withdraw")
     assert not QualifierWithdrawal.objects.exists()
 
     page.get_by_role("button", name=f"Withdraw {new_zealand.name} from semi").click()
@@ -101,10 +99,6 @@ def test_an_organiser_withdraws_a_country_place_qualifier_on_a_laptop(page, live
     expect(withdrawn).to_contain_text(new_zealand.name)
     expect(withdrawn).to_contain_text("by orga")
     # The message, the state and the qualifiers with the withdrawal, as far as the seating.
-    page.screenshot(
-        path=os.path.join(SHOTS, "round_withdraw.png"),
-        full_page=True,
-        clip={"x": 0, "y": 0, "width": LAPTOP["width"], "height": 1300},
-    )
+    screens.shot(page, "withdrawn", area="round-withdraw")
     assert qualified(round_)[next_new_zealander.pk] == "country"
     assert new_zealand.pk not in qualified(round_)

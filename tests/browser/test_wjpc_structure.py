@@ -7,10 +7,9 @@ sets a small field's advancement, deals the entrants to groups A to F, and, once
 groups A to C have results, seats semifinal 1: exactly their qualifiers, equal
 places of different groups interleaved (A's 1st, B's 1st, C's 1st, A's 2nd …).
 
-Screenshots are written to ``$SCREENSHOTS`` (default /tmp/work/shots) as wjpc_*.png.
+With SCREENSHOTS set, each screen is written under ``$SCREENSHOTS/wjpc/`` to be looked at.
 """
 
-import os
 import time
 
 import pytest
@@ -22,13 +21,13 @@ from championship import services
 from championship.models import Championship, Round
 from control import rounds
 from results.models import Result
+from tests.browser import screens
 from tests.control.staged import advance, entrants, run
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LAPTOP = {"width": 1366, "height": 768}
 PASSWORD = "an-organisers-password-1"
-SHOTS = os.environ.get("SCREENSHOTS") or "/tmp/work/shots"
 GROUPS = ("A", "B", "C", "D", "E", "F")
 # 36 entrants: some countries share, one neutral flag; in registration order.
 COUNTRIES = (
@@ -38,9 +37,8 @@ COUNTRIES = (
 )
 
 
-def shot(page, name, *, full_page=True):
-    os.makedirs(SHOTS, exist_ok=True)
-    page.screenshot(path=os.path.join(SHOTS, f"wjpc_{name}.png"), full_page=full_page)
+def shot(page, name):
+    screens.shot(page, name, area="wjpc")
 
 
 @pytest.fixture
