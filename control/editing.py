@@ -94,25 +94,34 @@ def round_update(
     advance: str,
     advance_count: int | None,
     advance_best_remaining: int | None,
+    pieces: int | None = None,
+    puzzles: int | None = None,
 ) -> Round:
-    """Change a round's own time limit and its advancement.
+    """Change a round's own puzzle (pieces, puzzles), time limit and advancement.
 
-    The time limit cannot change once a heat of the round has started; the
-    advancement can until the next round is seated (``RoundStateError``).
+    The puzzle and the time limit cannot change once a heat of the round has
+    started (a time, a count of pieces or the clock already rests on them);
+    ``puzzles`` ``None`` keeps the round's. The advancement can change until
+    the next round is seated (``RoundStateError``).
     """
     locked = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
-    if time_limit_minutes != locked.time_limit_minutes:
+    own = {
+        "pieces": pieces,
+        "puzzles": locked.puzzles if puzzles is None else puzzles,
+        "time_limit_minutes": time_limit_minutes,
+    }
+    changed = [name for name, value in own.items() if getattr(locked, name) != value]
+    if changed:
         if _started(round=locked):
-            raise ValidationError(
-                {
-                    "time_limit_minutes": [
-                        _("A heat of this round has started: its time limit stays as it is.")
-                    ]
-                }
+            refusal = _(
+                "A heat of this round has started: its puzzle and time limit stay as they are."
             )
-        locked.time_limit_minutes = time_limit_minutes
-        locked.save(update_fields=["time_limit_minutes", "updated_at"])
-        # The projector's clock shows the limit.
+            raise ValidationError({name: [refusal] for name in changed})
+        for name in changed:
+            setattr(locked, name, own[name])
+        locked.full_clean(exclude=["category", "championship", "into"], validate_unique=False)
+        locked.save(update_fields=[*changed, "updated_at"])
+        # The projector's clock shows the limit, the judges' pages the pieces.
         Round.objects.filter(pk=locked.pk).update(version=F("version") + 1)
         locked.refresh_from_db(fields=["version"])
     settings = (advance, advance_count, advance_best_remaining)

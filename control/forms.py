@@ -78,11 +78,13 @@ class AdvanceForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        help_text=gettext_lazy("Several groups may feed one round. Empty: the next round."),
+        help_text=gettext_lazy("Several groups may feed one round."),
     )
 
     def __init__(self, *args, round_: Round | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        # The page shows the fields of the kind chosen here (app.css).
+        self.fields["advance"].widget.attrs["data-advance"] = ""
         if round_ is None:
             del self.fields["into"]
             return
@@ -164,13 +166,18 @@ class SeatForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, round_: Round, first_round: bool, **kwargs):
+    def __init__(self, *args, round_: Round, first_round: bool, feeding: int = 1, **kwargs):
         super().__init__(*args, **kwargs)
         self.round = round_
         rules = round_.category.championship.rules
         if not first_round:
+            by_place = (
+                _("By placement in the previous round")
+                if feeding <= 1
+                else _("By placement in the groups that feed it, equal places interleaved")
+            )
             self.fields["order"].choices = [
-                (SEEDING, _("By placement in the previous round")),
+                (SEEDING, by_place),
                 *self.fields["order"].choices[1:],
             ]
         allowed = allowed_orders(

@@ -380,6 +380,10 @@ class CategoryEditForm(forms.ModelForm):
         self.fields["registration_opens_at"].help_text = _("Empty: open now.")
 
 
+# A puzzle of 50,000 pieces is beyond any championship's; a team's round counts two puzzles.
+ROUND_PIECES_MAX = 50_000
+ROUND_PUZZLES_MAX = 10
+
 COUNTRY_FIELDS = (
     "advance_country_places",
     "advance_country_requires_completion",
@@ -389,8 +393,21 @@ COUNTRY_FIELDS = (
 
 
 class RoundEditForm(AdvanceForm):
-    """A round's time limit and how entries advance from it (the control room's fields)."""
+    """A round's puzzle, time limit and how entries advance from it (the edit page's fields)."""
 
+    pieces = forms.IntegerField(
+        label=gettext_lazy("Pieces per puzzle"),
+        min_value=1,
+        max_value=ROUND_PIECES_MAX,
+        required=False,
+        help_text=gettext_lazy("Empty: the category's pieces."),
+    )
+    puzzles = forms.IntegerField(
+        label=gettext_lazy("Puzzles"),
+        min_value=1,
+        max_value=ROUND_PUZZLES_MAX,
+        help_text=gettext_lazy("Done in the round and counted together (a team's two puzzles: 2)."),
+    )
     time_limit_minutes = forms.IntegerField(
         label=gettext_lazy("Time limit (minutes)"),
         min_value=bounds.TIME_LIMIT_MINUTES_MIN,
@@ -398,12 +415,21 @@ class RoundEditForm(AdvanceForm):
         required=False,
         help_text=gettext_lazy("Empty: the category's time limit."),
     )
-    field_order = ["time_limit_minutes", "advance", "advance_count", "advance_best_remaining"]
+    field_order = [
+        "pieces",
+        "puzzles",
+        "time_limit_minutes",
+        "advance",
+        "advance_count",
+        "advance_best_remaining",
+    ]
 
     def __init__(self, *args, round_: Round, last: bool = False, **kwargs):
         kwargs.setdefault(
             "initial",
             {
+                "pieces": round_.pieces,
+                "puzzles": round_.puzzles,
                 "time_limit_minutes": round_.time_limit_minutes,
                 "advance": round_.advance,
                 "advance_count": round_.advance_count,

@@ -83,14 +83,16 @@ def _reason(round_: Round, withdrawn: Entry, route: str, taken: Replacement) -> 
     if route == COUNTRY and withdrawn.represents:
         country = _country(withdrawn)
         if taken.route == COUNTRY:
-            reason = _("%(country)s's country place passes to the next of %(country)s.")
+            reason = _("The country place of %(country)s passes to its next-placed entry.")
         elif taken.promoted:
             reason = _(
-                "%(country)s's country place passes to the next of %(country)s, who had "
+                "The country place of %(country)s passes to its next-placed entry, who had "
                 "qualified by classification: that place goes by classification."
             )
         else:
-            reason = _("%(country)s has no one left: the place goes by classification.")
+            reason = _(
+                "No one representing %(country)s is left: the place goes by classification."
+            )
         reason %= {"country": country}
     elif round_.advance == Round.Advance.COUNTRY:
         reason = _("The place was won by classification: it passes to the next by classification.")

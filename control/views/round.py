@@ -94,6 +94,7 @@ def _control_context(
         seat_form = SeatForm(
             round_=round_,
             first_round=first_round,
+            feeding=len(feeding),
             initial=_seat_form_initial(request, round_, heats),
         )
     if advance_form is None:
@@ -199,7 +200,8 @@ def round_advancement(request, championship, round_key):
 def seat(request, championship, round_key):
     """Form the round's heats and seat its entries (again, until a heat starts)."""
     round_ = round_or_404(championship, round_key)
-    form = SeatForm(request.POST, round_=round_, first_round=round_.previous_round() is None)
+    feeding = round_.previous_rounds()
+    form = SeatForm(request.POST, round_=round_, first_round=not feeding, feeding=len(feeding))
     if form.is_valid():
         plan = form.plan()
 

@@ -137,3 +137,14 @@ def test_an_organiser_creates_an_sm_championship_and_edits_it(laptop, live_serve
     shot(page, "7-promoted-as-seen", full_page=False)
     waiting.refresh_from_db()
     assert waiting.status == Entry.Status.CONFIRMED
+
+    # The teams' final: two 1,000-piece puzzles counted together.
+    team_final = page.locator("form#round-team-final")
+    team_final.get_by_label("Pieces per puzzle").fill("1000")
+    team_final.get_by_label("Puzzles").fill("2")
+    team_final.get_by_role("button", name="Save Final").click()
+    expect(page.locator("#category-team .messages")).to_contain_text("Team: Final is saved.")
+    expect(page.locator("input[name=round-team-final-puzzles]")).to_have_value("2")
+    shot(page, "8-team-final-two-puzzles")
+    final = championship.rounds.get(key="team-final")
+    assert (final.pieces, final.puzzles, final.total_pieces) == (1000, 2, 2000)

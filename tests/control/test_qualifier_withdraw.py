@@ -41,7 +41,7 @@ def test_a_country_place_passes_to_the_next_of_the_same_country(stage, organiser
     offer = qualifier_withdraw(round_=group, entry=entries[2], by=organiser)
     assert not offer.confirmed and offer.route == "country"
     assert offer.entries == (entries[4],)
-    assert offer.reason == ("New Zealand's country place passes to the next of New Zealand.")
+    assert offer.reason == ("The country place of New Zealand passes to its next-placed entry.")
     # Only offered: nothing changed.
     assert not QualifierWithdrawal.objects.exists()
     assert entries[4].pk not in qualified(group)
@@ -59,7 +59,7 @@ def test_a_country_place_passes_to_the_next_of_the_same_country(stage, organiser
 def test_a_country_with_nobody_left_gives_its_place_by_classification(stage):
     group, _final, entries = by_country(stage)
     offer = qualifier_withdraw(round_=group, entry=entries[1], confirm=True)
-    assert offer.reason == "Egypt has no one left: the place goes by classification."
+    assert offer.reason == "No one representing Egypt is left: the place goes by classification."
     # Norway's second is the best not yet qualified.
     assert offer.entries == (entries[3],) and offer.route == "classification"
     assert qualified(group) == {
@@ -73,7 +73,7 @@ def test_a_replacement_who_withdraws_is_replaced_in_turn(stage):
     group, _final, entries = by_country(stage)
     qualifier_withdraw(round_=group, entry=entries[2], confirm=True)
     offer = qualifier_withdraw(round_=group, entry=entries[4], confirm=True)
-    assert offer.reason == "New Zealand has no one left: the place goes by classification."
+    assert offer.reason == "No one representing New Zealand is left: the place goes by classification."
     assert offer.entries == (entries[3],)
     assert set(qualified(group)) == {entries[i].pk for i in (0, 1, 3)}
 

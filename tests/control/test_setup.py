@@ -468,6 +468,7 @@ def test_a_rounds_advancement_and_time_limit_are_saved(client, sm_championship, 
         {
             "section": "round",
             "key": "individual-prelim",
+            "round-individual-prelim-puzzles": "1",
             "round-individual-prelim-time_limit_minutes": "90",
             "round-individual-prelim-advance": "overall",
             "round-individual-prelim-advance_count": "10",
@@ -553,6 +554,7 @@ def test_the_last_round_offers_only_its_time_limit(client, sm_championship, crea
         {
             "section": "round",
             "key": "individual-final",
+            "round-individual-final-puzzles": "1",
             "round-individual-final-time_limit_minutes": "150",
         },
     )
