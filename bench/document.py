@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 SLUG = "wjpc-bench"
@@ -13,7 +14,53 @@ PENDING_PER_HEAT = 140  # still puzzling: the captures finish them
 LAYOUTS = {
     "heats": "one round of nine heats of 180 (the whole round ranked together)",
     "rounds": "nine rounds (groups) of one heat of 180 each",
+    "stages": (
+        "the WJPC's stages: six groups of 185 one after another (A-E done, F running), "
+        "two semifinals and a final planned; country places"
+    ),
 }
+# The stages (``--layout stages``): groups A-F of 185 at 185 tables, two hours apart; F
+# started 45 minutes ago with its fastest few finished. Each group gives 60 places, the
+# best of the first 30 countries first (WJPC 2024), to semifinal 1 (A-C) or 2 (D-F).
+GROUPS = "abcdef"
+PER_GROUP = 185
+RUNNING_MINUTES = 45
+RUNNING_DONE = 10
+GROUP_ADVANCE = {"overall": 60, "country_places": 30, "country_place_requires_completion": True}
+SEMIFINAL_ADVANCE = {
+    "overall": 90,
+    "country_places": "all",
+    "country_place_requires_completion": True,
+    "into": "individual-final",
+}
+STAGE_COUNTRIES = [
+    *("ES", "NO", "SE", "DK", "FI", "DE", "IT", "FR", "CZ", "PL", "PT", "NL", "GB", "US"),
+    *("AR", "MX", "BR", "CL", "CO", "CA", "JP", "KR", "IN", "AU", "NZ", "ZA", "EG", "MA"),
+    *("TR", "GR", "HU", "RO", "SK", "SI", "HR", "RS", "UA", "LT", "LV", "EE", "IE", "BE"),
+    *("AT", "CH", "IL"),
+]
+
+
+@dataclass
+class Field:
+    """A generated championship and what the benchmark does with it.
+
+    ``pending``: the entries still puzzling, as (round key, entry id), interleaved
+    over the running heats; ``polled``: those of the polled fragment's heat;
+    ``fragment``: the URL the spectators poll, ``rows`` its rows, ``heat`` its
+    heat's key; ``round_size``: the entries ranked together in its round.
+    """
+
+    document: dict
+    pending: list[tuple[str, str]]
+    polled: list[tuple[str, str]]
+    fragment: str
+    rows: int
+    heat: str
+    entries: int
+    round_size: int
+    description: str
+
 
 FIRST = [
     *("Ana", "Lucía", "Kari", "Ingrid", "Emma", "Olga", "Marta", "Sofie", "Aino", "Eva"),
@@ -100,6 +147,29 @@ def competition(entries: list[dict], rounds: list[dict]) -> dict:
     }
 
 
+def wjpc_field(now: datetime, layout: str = "heats") -> Field:
+    """Return the benchmark's championship of WJPC size in ``layout`` (``LAYOUTS``)."""
+    if layout == "stages":
+        return stages_field(now)
+    document, pending, fragment = wjpc_document(now, layout)
+    polled = [entry for entry in pending if int(entry[1][1:]) <= PER_HEAT]
+    return Field(
+        document=document,
+        pending=pending,
+        polled=polled,
+        fragment=fragment,
+        rows=PER_HEAT,
+        heat=HEATS[0],
+        entries=len(HEATS) * PER_HEAT,
+        round_size=len(HEATS) * PER_HEAT if layout == "heats" else PER_HEAT,
+        description=(
+            f"{LAYOUTS[layout]}: {len(HEATS) * PER_HEAT} entries; "
+            f"{PER_HEAT - PENDING_PER_HEAT} results and {PENDING_PER_HEAT} still puzzling "
+            f"per heat; polled: {fragment}"
+        ),
+    )
+
+
 def wjpc_document(now: datetime, layout: str = "heats", seed: int = 2024):
     """Return a document of WJPC size, the entries still puzzling, and the fragment to poll.
 
@@ -165,6 +235,92 @@ def wjpc_document(now: datetime, layout: str = "heats", seed: int = 2024):
         "competitions": [competition(entries, rounds)],
     }
     return document, pending, polled
+
+
+def stages_field(now: datetime, seed: int = 2024) -> Field:
+    """Return the WJPC's individual stages as a version-3 document (``--layout stages``).
+
+    Six groups of 185 entries, each a round of one heat at tables 1-185, run one
+    after another two hours apart: A-E are over (every entry finished, a few
+    with a missing piece), F started 45 minutes ago with its 10 fastest finished
+    and 175 still puzzling. Each entry represents its member's country (one of
+    45); each group gives 60 places, the best of the first 30 countries first
+    (a country place needs a completed puzzle), into semifinal 1 (A-C) or 2 (D-F),
+    which are planned, as is the final. The spectators poll group F.
+    """
+    rnd = random.Random(seed)
+    persons, entries, rounds, pending = [], [], [], []
+    number = 0
+    for index, group in enumerate(GROUPS):
+        running = group == GROUPS[-1]
+        started = now - timedelta(minutes=RUNNING_MINUTES + (len(GROUPS) - 1 - index) * 120)
+        seats, results = [], []
+        key = f"individual-group-{group}"
+        for table in range(1, PER_GROUP + 1):
+            number += 1
+            person, entry = puzzler(rnd, number)
+            country = rnd.choice(STAGE_COUNTRIES)
+            person.update(country=country, citizenship=[country])
+            entry["represents"] = country
+            persons.append(person)
+            entries.append(entry)
+            seats.append({"table": table, "entry": entry["id"]})
+            if not running:
+                results.append(finished(rnd, entry["id"], 35 * 60, 90 * 60))
+            elif table <= RUNNING_DONE:
+                results.append(finished(rnd, entry["id"], 30 * 60, RUNNING_MINUTES * 60))
+            else:
+                results.append({"entry": entry["id"], "status": "pending"})
+                pending.append((key, entry["id"]))
+        heat = {"key": "a", "started_at": started.isoformat(), "seats": seats, "results": results}
+        if not running:
+            heat["ended_at"] = (started + timedelta(minutes=90)).isoformat()
+        semifinal = 1 if index < len(GROUPS) // 2 else 2
+        rounds.append(
+            {
+                "key": key,
+                "name": f"Group {group.upper()}",
+                "stage": "prelim",
+                "advance": {**GROUP_ADVANCE, "into": f"individual-semifinal-{semifinal}"},
+                "heats": [heat],
+            }
+        )
+    for semifinal in (1, 2):
+        rounds.append(
+            {
+                "key": f"individual-semifinal-{semifinal}",
+                "name": f"Semifinal {semifinal}",
+                "stage": "semifinal",
+                "advance": SEMIFINAL_ADVANCE,
+            }
+        )
+    rounds.append({"key": "individual-final", "name": "Final", "stage": "final"})
+    header = championship(SLUG, "World Jigsaw Puzzle Championship (benchmark, stages)", now)
+    # The world championship's rules: entries represent countries, no check-in, one judge.
+    header.update(ruleset="wjpc", starts_at=(now - timedelta(hours=11)).isoformat())
+    document = {
+        "format": "speedpuzzling-championship",
+        "version": 3,
+        "championship": header,
+        "tables": [{"number": n, "seats": 1} for n in range(1, PER_GROUP + 1)],
+        "persons": persons,
+        "competitions": [competition(entries, rounds)],
+    }
+    fragment = f"/{SLUG}/results/individual-group-{GROUPS[-1]}/"
+    return Field(
+        document=document,
+        pending=pending,
+        polled=pending,
+        fragment=fragment,
+        rows=PER_GROUP,
+        heat="a",
+        entries=len(entries),
+        round_size=PER_GROUP,
+        description=(
+            f"{LAYOUTS['stages']}: {len(entries)} entries; group F {RUNNING_DONE} results and "
+            f"{PER_GROUP - RUNNING_DONE} still puzzling; polled: {fragment}"
+        ),
+    )
 
 
 def day_document(now: datetime, seed: int = 2025):

@@ -102,11 +102,12 @@ def ratios(rps: float, static: float | None, health: float | None, digits: int) 
 def wjpc_rows(report: dict, static: float, health: float) -> list[str]:
     """Return the rows of the WJPC championship's phases: wrk, the pollers, the captures."""
     lines = []
+    rows = report["fragment_rows"]
     for key, label in (
         ("static", f"static file `{STATIC}`"),
         ("health", "minimal Django view `/health/`"),
-        ("poll304", "unchanged poll, 304 (fragment of 180 rows)"),
-        ("poll200", "changed poll, 200 (180 rows, fragment cache warm)"),
+        ("poll304", f"unchanged poll, 304 (fragment of {rows} rows)"),
+        ("poll200", f"changed poll, 200 ({rows} rows, fragment cache warm)"),
         ("api304", "API results poll, 304"),
         ("proxy_static", "through the proxy: static file (served by nginx)"),
         ("proxy_poll304", "through the proxy cache: unchanged poll, 304"),
@@ -146,7 +147,8 @@ def wjpc_notes(report: dict) -> list[str]:
     cold = report["cold"]
     lines = [
         f"Cold render of one version (standings of the round's {report['round_size']:,} "
-        f"results computed, 180-row fragment rendered, both caches empty): median "
+        f"results computed, {report['fragment_rows']}-row fragment rendered, both caches "
+        "empty): median "
         f"{cold['both_ms']['median']:.0f} ms "
         f"(min {cold['both_ms']['min']:.0f}, max {cold['both_ms']['max']:.0f}, "
         f"{cold['runs']} runs); fragment only (standings cached): median "
@@ -266,7 +268,7 @@ def targets(report: dict) -> list[dict]:
             "met": ratio(wrk["poll304"]["rps"], health) >= 0.8,
         },
         {
-            "what": "changed polls (200, 180 rows) / minimal view",
+            "what": f"changed polls (200, {report['fragment_rows']} rows) / minimal view",
             "value": f"{ratio(wrk['poll200']['rps'], health):.3f}×",
             "target": "≥ 0.25×",
             "met": ratio(wrk["poll200"]["rps"], health) >= 0.25,

@@ -11,13 +11,15 @@ What it does, all on 127.0.0.1, and undone at the end even on failure:
    document of WJPC size: one individual category, one round of nine heats of 180
    seated entries (1,620 entries), every heat running, most entries with a result,
    the others still puzzling (``pending``) (``--layout rounds``: nine rounds of one
-   heat each, like the WJPC's groups); a judge user with an API token and the
-   judge role;
+   heat each; ``--layout stages``: the WJPC's individual stages, six groups of 185
+   run one after another with country places, A-E over, F running, two
+   semifinals and a final planned; see ``bench/document.py``); a judge user with
+   an API token and the judge role;
 3. starts gunicorn (``config.wsgi``) with production settings: DEBUG off,
    a SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, SECURE_SSL_REDIRECT=false;
 4. measures with wrk: a static file, ``/health/`` (the minimal Django view),
-   unchanged polls (304) and changed polls (200, the 180-row fragment of one heat,
-   cache warm), the API's unchanged poll; the cold render of one version; then
+   unchanged polls (304) and changed polls (200, the fragment of one heat, 180
+   rows, cache warm), the API's unchanged poll; the cold render of one version; then
    judge captures (finish taps of distinct entries, fresh UUIDs), first alone
    (on a gunicorn of one worker and one thread, whose access log gives the
    server's time of each), then paced and in a closed loop while 200
@@ -85,7 +87,7 @@ from bench.captures import (
     session_headers,
 )
 from bench.day import run_day
-from bench.document import HEATS, LAYOUTS, PENDING_PER_HEAT, PER_HEAT, SLUG, wjpc_document
+from bench.document import LAYOUTS, SLUG, Field, wjpc_field
 from bench.imports import imports_rows, run_imports
 from bench.lists import lists_rows, run_lists
 from bench.report import (
@@ -125,13 +127,14 @@ def measure(
     token: str,
     session_key: str,
     pending,
-    fragment: str,
+    field: Field,
     redis,
     proxy: Proxy,
     judges_port: int | None = None,
     capture_server: AppServer | None = None,
 ) -> dict:
     base = f"http://127.0.0.1:{port}"
+    fragment = field.fragment
     through_proxy = f"http://127.0.0.1:{proxy.port}"
     polled_round = fragment.split("/")[3]
     api = f"/api/v1/championships/{SLUG}/rounds/{polled_round}/results/"
@@ -141,9 +144,9 @@ def measure(
 
     answer = call(port, "GET", fragment, headers=htmx)
     rows = table_rows(answer.body)
-    if answer.status != 200 or rows != PER_HEAT:
+    if answer.status != 200 or rows != field.rows:
         raise BenchError(
-            f"the fragment answered {answer.status} with {rows} rows, not 200 with {PER_HEAT}"
+            f"the fragment answered {answer.status} with {rows} rows, not 200 with {field.rows}"
         )
     etag = answer.headers["ETag"]
     if call(port, "GET", fragment, headers={**htmx, "If-None-Match": etag}).status != 304:
@@ -154,7 +157,7 @@ def measure(
     if call(port, "GET", STATIC).status != 200:
         raise BenchError(f"{STATIC} is not served")
     fragment_bytes = len(answer.body)
-    log(f"fragment: 180 rows, {fragment_bytes} bytes, ETag {etag}")
+    log(f"fragment: {rows} rows, {fragment_bytes} bytes, ETag {etag}")
 
     def hdr(mapping):
         return [f"{name}: {value}" for name, value in mapping.items()]
@@ -211,7 +214,7 @@ def measure(
         begin = time.perf_counter()
         answer = call(port, "GET", fragment, headers=htmx)
         both.append(time.perf_counter() - begin)
-        if answer.status != 200 or table_rows(answer.body) != PER_HEAT:
+        if answer.status != 200 or table_rows(answer.body) != field.rows:
             raise BenchError(f"cold render answered {answer.status}")
         for key in redis.scan_iter(match="*fragment:v3:*"):
             redis.delete(key)
@@ -501,16 +504,17 @@ def judge_session(env: dict, username: str) -> str:
     return line.split()[1]
 
 
-def version_cost(env: dict, reserved: list[tuple[str, str]]) -> dict:
+def version_cost(env: dict, reserved: list[tuple[str, str]], heat: str) -> dict:
     """Return the CPU a new version costs, measured in the application (``bench/version_cost.py``).
 
-    ``reserved`` are entries of the polled heat still puzzling, which the judges left alone.
+    ``reserved`` are entries of the polled heat (``heat``) still puzzling, which the judges
+    left alone.
     """
     round_key = reserved[0][0]
     entries = [entry for _round, entry in reserved]
     code = (
         "from bench import version_cost; "
-        f"version_cost.main({SLUG!r}, {round_key!r}, {HEATS[0]!r}, 'bench-judge', {entries!r})"
+        f"version_cost.main({SLUG!r}, {round_key!r}, {heat!r}, 'bench-judge', {entries!r})"
     )
     output = manage(env, "shell", "-c", code)
     line = next((line for line in output.splitlines() if line.startswith("VERSION_COST ")), None)
@@ -644,18 +648,18 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
     manage(env, "migrate", "--noinput")
     manage(env, "collectstatic", "--noinput")
     if not args.only_day:
-        document, pending, fragment = wjpc_document(datetime.now(UTC), args.layout)
+        field = wjpc_field(datetime.now(UTC), args.layout)
+        pending, polled = field.pending, field.polled
         # A few entries of the polled heat, kept from the judges for the CPU of a new version.
-        polled = [entry for entry in pending if int(entry[1][1:]) <= PER_HEAT]
         reserved = polled[-VERSION_SAMPLES:]
         # And a few for a new version's CPU before the captures, with most still puzzling.
         early = polled[-VERSION_SAMPLES - EARLY_VERSION_SAMPLES : -VERSION_SAMPLES]
         pending = [entry for entry in pending if entry not in reserved and entry not in early]
         began = time.perf_counter()
-        loaded = load_championship(env, document, workdir, judge="bench-judge")
+        loaded = load_championship(env, field.document, workdir, judge="bench-judge")
         database.analyze()
         log(f"imported in {time.perf_counter() - began:.1f} s: {loaded.summary}")
-        early_cost = version_cost(env, early)
+        early_cost = version_cost(env, early, field.heat)
         log(f"a new version's CPU mid-heat: {early_cost['median_ms']}")
 
     server = app_server(args, env, workdir, args.workers, cleanup)
@@ -693,14 +697,11 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
                 f"1 thread, {args.connections} connections, {args.duration} s per URL "
                 f"in {args.repeat} turns"
             ),
-            championship=(
-                f"{LAYOUTS[args.layout]}: {len(HEATS) * PER_HEAT} entries; "
-                f"{PER_HEAT - PENDING_PER_HEAT} results and {PENDING_PER_HEAT} still puzzling "
-                f"per heat; polled: {fragment}"
-            ),
+            championship=field.description,
             imported=loaded.summary,
         )
-        report["round_size"] = len(HEATS) * PER_HEAT if args.layout == "heats" else PER_HEAT
+        report["round_size"] = field.round_size
+        report["fragment_rows"] = field.rows
         report.update(
             measure(
                 args,
@@ -709,7 +710,7 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
                 loaded.token,
                 judge_session(env, "bench-judge"),
                 pending,
-                fragment,
+                field,
                 redis,
                 proxy,
                 judges_port,
@@ -721,7 +722,7 @@ def run(args, cleanup: contextlib.ExitStack) -> int:
         report["stored"] = check_stored(
             database, report["attempted"], acknowledged, stored_before=early_cost["samples"]
         )
-        report["version_cost"] = version_cost(env, reserved)
+        report["version_cost"] = version_cost(env, reserved, field.heat)
         report["version_cost_mid_heat"] = early_cost
         log(f"a new version's CPU: {report['version_cost']['median_ms']}")
         report["targets"] = targets(report)
