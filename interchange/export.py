@@ -76,7 +76,9 @@ def export_document(championship: Championship) -> dict:
         seats[heat_id].append((number, position, ref, own_start))
     results = defaultdict(list)
     standings_ensure_all(Round.objects.filter(championship=championship))
-    for result in Result.objects.filter(round__championship=championship).select_related("entry"):
+    for result in Result.objects.filter(round__championship=championship).select_related(
+        "entry", "withdrawal"
+    ):
         results[result.heat_id].append(result)
 
     def entry_document(entry: Entry) -> dict:
@@ -124,7 +126,12 @@ def export_document(championship: Championship) -> dict:
             document[key] = value
             if key == "qualified" and by_country:
                 document["qualified_by"] = result.qualified_by or None
-        return {**document, "confirmed_at": _moment(result.confirmed_at, tz)}
+        document["confirmed_at"] = _moment(result.confirmed_at, tz)
+        # Version 3: written only for a qualifier withdrawn from the next round.
+        withdrawal = getattr(result, "withdrawal", None)
+        if withdrawal is not None:
+            document["withdrawn_at"] = _moment(withdrawal.withdrawn_at, tz)
+        return document
 
     def heat_document(heat: Heat, by_country: bool) -> dict:
         return {

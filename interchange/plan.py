@@ -35,6 +35,8 @@ class _Heat:
     # table, entry, position, the entry's own later start
     seats: list[tuple[int, str, int, datetime | None]] = field(default_factory=list)
     results: list[tuple[str, dict]] = field(default_factory=list)  # entry, fields
+    # Version 3: the qualifiers withdrawn from the next round: entry, when, the result's path.
+    withdrawals: list[tuple[str, datetime, str]] = field(default_factory=list)
 
 
 @dataclass

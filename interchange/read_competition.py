@@ -258,6 +258,11 @@ def _read_rounds(raw: dict, path: str, scope: _Scope) -> list[_Round]:
                 )
             heat_keys[heat.key] = heat_path
             round_.heats.append(heat)
+            if heat.withdrawals and (last or round_.fields["advance"] == Round.Advance.NONE):
+                raise InterchangeError(
+                    f"{heat.withdrawals[0][2]}.withdrawn_at",
+                    "nobody goes on from this round: there is no qualifier to withdraw",
+                )
         if round_.fields["official_at"] is not None and not round_.over():
             raise InterchangeError(
                 f"{round_path}.official_at",
@@ -337,6 +342,9 @@ def _read_heat(
         heat.results.append(
             (ref, _read_result(result_raw, result_path, scope, limit_minutes, heat))
         )
+        withdrawn_at = _datetime(result_raw, "withdrawn_at", result_path, scope.tz)
+        if withdrawn_at is not None:
+            heat.withdrawals.append((ref, withdrawn_at, result_path))
     return heat
 
 

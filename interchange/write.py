@@ -28,7 +28,7 @@ from registration.models import (
     puzzlers_drop_unused,
     puzzlers_kept,
 )
-from results.models import Result
+from results.models import QualifierWithdrawal, Result
 from results.services import standings_recompute
 
 
@@ -263,4 +263,27 @@ def _write_rounds(
         round_.save(update_fields=["into"])
     Seat.objects.bulk_create(seats, batch_size=500)
     Result.objects.bulk_create(results, batch_size=500)
+    _write_withdrawals(plan, written, entry_pks)
     return with_results
+
+
+def _write_withdrawals(plan: _Plan, rounds: dict[str, Round], entry_pks: dict[str, int]) -> None:
+    """Store the qualifiers withdrawn from the next round (before the rounds are ranked)."""
+    withdrawn = {
+        (rounds[round_plan.fields["key"]].pk, entry_pks[ref]): at
+        for competition in plan.competitions
+        for round_plan in competition.rounds
+        for heat_plan in round_plan.heats
+        for ref, at, _path in heat_plan.withdrawals
+    }
+    if not withdrawn:
+        return
+    results = Result.objects.filter(
+        round__in={round_pk for round_pk, _entry in withdrawn},
+        entry__in={entry_pk for _round, entry_pk in withdrawn},
+    ).values_list("round_id", "entry_id", "pk")
+    QualifierWithdrawal.objects.bulk_create(
+        QualifierWithdrawal(result_id=pk, withdrawn_at=withdrawn[round_pk, entry_pk])
+        for round_pk, entry_pk, pk in results
+        if (round_pk, entry_pk) in withdrawn
+    )

@@ -85,7 +85,9 @@ def test_an_organiser_withdraws_a_country_place_qualifier_on_a_laptop(page, live
     section.get_by_role("button", name="Does not start the next round").click()
 
     offer = page.locator(".withdraw-offer")
-    expect(offer).to_contain_text("The country place of New Zealand passes to its next-placed entry.")
+    expect(offer).to_contain_text(
+        "The country place of New Zealand passes to its next-placed entry."
+    )
     expect(offer).to_contain_text(next_new_zealander.name)
     screens.shot(page, "offer", area="round-withdraw")
     assert not QualifierWithdrawal.objects.exists()

@@ -73,7 +73,9 @@ def test_a_replacement_who_withdraws_is_replaced_in_turn(stage):
     group, _final, entries = by_country(stage)
     qualifier_withdraw(round_=group, entry=entries[2], confirm=True)
     offer = qualifier_withdraw(round_=group, entry=entries[4], confirm=True)
-    assert offer.reason == "No one representing New Zealand is left: the place goes by classification."
+    assert offer.reason == (
+        "No one representing New Zealand is left: the place goes by classification."
+    )
     assert offer.entries == (entries[3],)
     assert set(qualified(group)) == {entries[i].pk for i in (0, 1, 3)}
 

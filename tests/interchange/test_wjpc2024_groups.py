@@ -24,6 +24,7 @@ from django.core.management import call_command
 
 from championship.models import Championship
 from control.withdrawals import qualifier_withdraw
+from interchange.write import import_document
 from registration.models import Entry
 from tests.interchange.test_wjpc2024_import import (
     PIECES,
@@ -221,7 +222,7 @@ def semifinals_give_the_final_but_two_who_held_country_places(exported):
         if r["qualified"]
     }
     assert len(finalists & set(qualified)) == 178
-    # The other two finalists replaced them (withdrawal and replacement are not in a document).
+    # The other two finalists replaced them (this document marks no withdrawal).
     absent = set(qualified) - finalists
     assert len(absent) == 2
     assert {qualified[ref]["qualified_by"] for ref in absent} == {"country"}
@@ -276,3 +277,13 @@ def test_withdrawing_the_two_who_did_not_start_gives_the_real_final(tmp_path):
         ref for key in ("s1", "s2") for ref, r in results_of(after, key).items() if r["qualified"]
     }
     assert now_qualified == finalists
+    # The withdrawals travel with the document: imported again, the same qualifiers.
+    withdrawn = {
+        ref: r["withdrawn_at"]
+        for key in ("s1", "s2")
+        for ref, r in results_of(after, key).items()
+        if "withdrawn_at" in r
+    }
+    assert sorted(withdrawn) == sorted(absent)
+    import_document(after, replace=True)
+    assert export() == after
