@@ -90,9 +90,7 @@ def _reason(round_: Round, withdrawn: Entry, route: str, taken: Replacement) -> 
                 "qualified by classification: that place goes by classification."
             )
         else:
-            reason = _(
-                "No one representing %(country)s is left: the place goes by classification."
-            )
+            reason = _("No one representing %(country)s is left: the place goes by classification.")
         reason %= {"country": country}
     elif round_.advance == Round.Advance.COUNTRY:
         reason = _("The place was won by classification: it passes to the next by classification.")
