@@ -151,6 +151,10 @@ def deal(page, live_server):
     round_page(page, live_server, "group-a")
     panel = page.locator("#groups-deal")
     expect(panel.get_by_role("heading")).to_have_text("Deal the entrants to groups A–F")
+    # Before the deal, the group counts the stage's entrants as still to be dealt.
+    expect(page.locator(".round-state .meta")).to_have_text(
+        "36 entries to deal to groups A–F · 90 minutes"
+    )
     shot(page, "3_group_round_page")
     panel.get_by_role("button", name="Deal the entrants to groups A–F").click()
     shares = ", ".join(f"Group {group} 6" for group in GROUPS)
