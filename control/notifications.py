@@ -78,14 +78,20 @@ def seating_published(round_: Round) -> int:
     return sent
 
 
-def advanced(from_round: Round, to_round: Round) -> int:
-    """Tell each entrant seated in ``to_round`` from ``from_round`` that they advanced."""
+def advanced(from_round: Round, to_round: Round, entries=None) -> int:
+    """Tell each entrant seated in ``to_round`` from ``from_round`` that they advanced.
+
+    ``entries``: only these (a withdrawn qualifier's replacements), else everyone seated.
+    """
     championship = to_round.championship
     if not championship.mail_advanced:
         return 0
     base_url = entry_mail.queued_base_url()
     sent = 0
-    for seat in _seats(to_round):
+    seats = _seats(to_round)
+    if entries is not None:
+        seats = seats.filter(entry__in=entries)
+    for seat in seats:
         seat.round = to_round
         with translation.override(seat.entry.language):
             context = {**_seat_context(seat, championship), "from_round": from_round}

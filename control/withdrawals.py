@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from championship.errors import RoundStateError
 from championship.models import Round, Seat
 from championship.rules import country_places
+from control import notifications
 from registration.models import Entry
 from registration.validation import country_name
 from results.models import QualifierWithdrawal, Result
@@ -162,15 +163,20 @@ def qualifier_withdraw(
     taken = replace(taken, reason=_reason(round_, entry, before[entry.pk], taken))
     if confirm:
         round_recompute(round_)
-        _reseat(following, entry, taken.entries)
+        if _reseat(following, entry, taken.entries):
+            # Seated in their place: told as the others were when the round was seated.
+            notifications.advanced(round_, following, entries=taken.entries)
     return taken
 
 
-def _reseat(following: Round, withdrawn: Entry, entries: tuple[Entry, ...]) -> None:
-    """Give the replacements the withdrawn qualifier's seat in a seated next round."""
+def _reseat(following: Round, withdrawn: Entry, entries: tuple[Entry, ...]) -> bool:
+    """Give the replacements the withdrawn qualifier's seat in a seated next round.
+
+    Return whether the next round was seated (``False``: its seating, later, seats them).
+    """
     seat = Seat.objects.select_for_update().filter(round=following, entry=withdrawn).first()
     if seat is None:
-        return
+        return False
     heat, table, position = seat.heat, seat.table, seat.position
     seat.delete()
     taken = set(heat.seats.values_list("table", flat=True))
@@ -191,3 +197,4 @@ def _reseat(following: Round, withdrawn: Entry, entries: tuple[Entry, ...]) -> N
         Seat.objects.create(heat=heat, table=table_, entry=entry)
     # The seating changed: the live pages and the API ask anew.
     Round.objects.filter(pk=following.pk).update(version=F("version") + 1)
+    return True

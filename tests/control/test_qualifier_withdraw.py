@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from championship.errors import RoundStateError
+from championship.models import OutgoingMail
 from control import rounds
 from control.withdrawals import qualifier_withdraw
 from results.models import QualifierWithdrawal, Result
@@ -112,6 +113,22 @@ def test_the_replacement_takes_the_withdrawn_ones_seat_in_a_seated_next_round(st
         seat.position,
     )
     assert not final.seats.filter(entry=entries[2]).exists()
+
+
+def test_the_replacement_in_a_seated_next_round_is_told_they_advanced(stage):
+    group, final, entries = by_country(stage)
+    for number, entry in enumerate(entries):
+        entry.contact_email = f"entrant{number}@example.org"
+        entry.save(update_fields=["contact_email"])
+    rounds.round_advance(round_=group)
+    told = OutgoingMail.objects.filter(kind=OutgoingMail.Kind.ADVANCED)
+    assert sorted(told.values_list("to", flat=True)) == sorted(
+        entries[i].contact_email for i in (0, 1, 2)
+    )
+    qualifier_withdraw(round_=group, entry=entries[2], confirm=True)
+    (mail,) = told.filter(to=entries[4].contact_email)
+    assert final.display_name in mail.subject + mail.body
+    assert told.count() == 4
 
 
 def test_withdrawing_once_the_next_round_started_is_refused(stage):
