@@ -31,7 +31,7 @@ def live(db):
     individual = championship.categories.get(kind="individual")
     round_ = individual.rounds.get()
     table = factories.table(championship)
-    entry = factories.entry(individual, name="Ingrid Hansen")
+    entry = factories.entry(individual, name="Ingrid Hansen", represents="NO")
     heat = factories.heat(round_)
     Seat.objects.create(heat=heat, table=table, entry=entry)
     heat = rounds.heat_start(heat=heat)
@@ -88,7 +88,8 @@ def test_a_judge_records_a_time_with_a_piece_found_later_and_the_entrant_confirm
     path = live.table.get_absolute_url()
     log_in(phone, live_server, "judy", path)
     expect(phone.locator(".table-number")).to_have_text("Table 1")
-    expect(phone.locator(".entry-name")).to_have_text("Ingrid Hansen")
+    expect(phone.locator(".entry-name")).to_have_text("Ingrid Hansen NO")
+    expect(phone.locator(".entry-name abbr")).to_have_attribute("title", "Norway")
     expect(phone.locator("[data-clock]")).to_contain_text("0:0")  # about five minutes in
     time_button = phone.get_by_role("button", name="TIME", exact=True)
     box = time_button.bounding_box()
