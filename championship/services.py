@@ -130,13 +130,26 @@ def championship_set_up(
         member_changes_days_before=chosen.member_changes_days_before,
         second_count=chosen.second_count,
     )
-    championship.full_clean()
+    # Without a query per constraint (see the note before ``_category_errors``); the slug's
+    # uniqueness is still checked.
+    championship.full_clean(validate_constraints=False)
     championship.save()
     for index, setup in enumerate(categories):
         _category_create(championship, setup, order=index + 1, prefix=f"categories.{index}")
     if by is not None:
         role_grant(championship=championship, user=by, role=ChampionshipRole.Role.ORGANISER)
     return championship
+
+
+# A new championship's categories and rounds are validated without a query per constraint (a
+# championship set up from a preset took 85 queries, 72 of them these): each check constraint
+# is repeated in Python, by the field's choices or validators (ruleset, currency, kind, pieces,
+# fee, members, puzzles), the bounds of the time limits, ``Category.clean`` (the members'
+# range) and ``Round.clean`` (the advancement's settings); ``_category_errors`` checks each
+# kind once and the round keys unique within a category, so the keys are unique by
+# construction (a category's is its kind, a round's starts with it). The database's
+# constraints still stand behind them (tests/championship/test_constraints_in_python.py
+# holds each check in Python to its constraint).
 
 
 def _category_errors(setup: CategorySetUp, *, prefix: str) -> dict[str, list]:
@@ -186,7 +199,7 @@ def _category_create(
         fee=setup.fee,
     )
     try:
-        category.full_clean(exclude=["championship"])
+        category.full_clean(exclude=["championship"], validate_constraints=False)
     except ValidationError as error:
         raise _prefixed(error, prefix) from None
     category.save()
@@ -219,7 +232,7 @@ def _category_create(
         )
         round_.championship = championship
         try:
-            round_.full_clean(exclude=["category", "into"])
+            round_.full_clean(exclude=["category", "into"], validate_constraints=False)
         except ValidationError as error:
             raise _prefixed(error, f"{prefix}.rounds.{number - 1}") from None
         round_.save()

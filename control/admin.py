@@ -6,8 +6,6 @@ these two admins live above the apps they use. The scoping of every admin to
 the championships a user organises is ``championship.admin``'s.
 """
 
-import zoneinfo
-
 from django.contrib import admin
 from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +24,7 @@ from championship.models import (
     Championship,
 )
 from control.editing import rounds_rerank
+from core.zones import known_zones
 from registration.services import category_set_capacity
 
 # Championship ---------------------------------------------------------------------
@@ -102,7 +101,7 @@ class ChampionshipAdmin(ScopedModelAdmin):
     def form_zone(self, request, object_id=None) -> str | None:
         # The zone typed in the same form is the one its dates are typed in.
         typed = request.POST.get("timezone") if request.method == "POST" else None
-        if typed in zoneinfo.available_timezones():
+        if typed in known_zones():
             return typed
         if object_id is None:
             return Championship._meta.get_field("timezone").get_default()

@@ -29,6 +29,7 @@ from championship.models import (
     validate_timezone,
 )
 from control.forms import AdvanceForm
+from core.zones import known_zones
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 INPUT_FORMATS = [DATETIME_LOCAL, "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"]
@@ -123,7 +124,7 @@ def time_zones() -> list[str]:
     """Return the IANA zones people pick from (``Europe/Oslo``), sorted."""
     zones = sorted(
         zone
-        for zone in zoneinfo.available_timezones()
+        for zone in known_zones()
         if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "US/", "posix/", "right/"))
     )
     return [*zones, "UTC"]

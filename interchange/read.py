@@ -20,6 +20,7 @@ from championship import bounds, presets, rulesets
 from championship.models import RESERVED_SLUGS
 from championship.rules import identity
 from core import jsonbounds
+from core.zones import known_zones
 from interchange import schema
 from interchange.advance import _check_into
 from interchange.export import _moment
@@ -194,7 +195,7 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         where = f"{path}.rules" if error.parameter == "rules" else f"{path}.rules.{error.parameter}"
         raise InterchangeError(where, error.message) from None
     zone = _value(section, "timezone", preset.timezone)
-    if zone not in zoneinfo.available_timezones():
+    if zone not in known_zones():
         raise InterchangeError(f"{path}.timezone", f"unknown time zone {_show(zone)}")
     tz = zoneinfo.ZoneInfo(zone)
     fields = {

@@ -6,7 +6,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from championship import bounds, presets, rulesets
 from championship.rules import deadline
 from core import tokens
+from core.zones import known_zones
 
 
 def new_token() -> str:
@@ -53,7 +54,7 @@ def validate_slug_not_reserved(value: str) -> None:
 
 def validate_timezone(value: str) -> None:
     """Refuse a name that is not an IANA time zone."""
-    if value not in zoneinfo.available_timezones():
+    if value not in known_zones():
         raise ValidationError(_("“%(value)s” is not a known time zone."), params={"value": value})
 
 
@@ -297,14 +298,22 @@ class Category(models.Model):
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     name = models.CharField(_("name"), max_length=100, blank=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
-    min_members = models.PositiveSmallIntegerField(_("minimum members"), default=1)
+    # The validators repeat the check constraints (Meta) in Python: full_clean refuses what
+    # the database would, with the field's message, without a query for each constraint.
+    min_members = models.PositiveSmallIntegerField(
+        _("minimum members"), default=1, validators=[MinValueValidator(1)]
+    )
     max_members = models.PositiveSmallIntegerField(_("maximum members"), default=1)
-    pieces = models.PositiveIntegerField(_("pieces"), default=500)
+    pieces = models.PositiveIntegerField(
+        _("pieces"), default=500, validators=[MinValueValidator(1)]
+    )
     time_limit_minutes = models.PositiveSmallIntegerField(_("time limit (minutes)"), default=120)
     capacity = models.PositiveIntegerField(
         _("capacity"), null=True, blank=True, help_text=_("Empty: no limit.")
     )
-    fee = models.DecimalField(_("fee"), max_digits=8, decimal_places=2, default=0)
+    fee = models.DecimalField(
+        _("fee"), max_digits=8, decimal_places=2, default=0, validators=[MinValueValidator(0)]
+    )
     puzzle_brand = models.CharField(_("puzzle brand"), max_length=100, blank=True)
     puzzle_motif = models.CharField(
         _("puzzle motif"),
@@ -350,6 +359,15 @@ class Category(models.Model):
 
     def clean_fields(self, exclude=None):
         bounds.clean_fields(self, exclude, super().clean_fields, bounds.category_errors)
+
+    def clean(self):
+        super().clean()
+        if (
+            self.min_members is not None
+            and self.max_members is not None
+            and self.max_members < self.min_members
+        ):
+            raise ValidationError({"max_members": _("At least as many as the minimum.")})
 
     def puzzle_is_revealed(self) -> bool:
         """Return whether the puzzle may be shown: once any heat of the category started."""

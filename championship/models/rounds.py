@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -60,15 +61,19 @@ class Round(models.Model):
         blank=True,
         help_text=_("Empty: the category's time limit."),
     )
+    # The validators repeat the check constraints (Meta) in Python: full_clean refuses what
+    # the database would, with the field's message, without a query for each constraint.
     pieces = models.PositiveIntegerField(
         _("pieces per puzzle"),
         null=True,
         blank=True,
+        validators=[MinValueValidator(1)],
         help_text=_("Empty: the category's pieces."),
     )
     puzzles = models.PositiveSmallIntegerField(
         _("puzzles"),
         default=1,
+        validators=[MinValueValidator(1)],
         help_text=_("Puzzles done in the round and counted together (a team's two puzzles: 2)."),
     )
     into = models.ForeignKey(
@@ -102,7 +107,7 @@ class Round(models.Model):
         _("a country place needs a completed puzzle"), default=False
     )
     advance_per_country = models.PositiveSmallIntegerField(
-        _("country places per country"), default=1
+        _("country places per country"), default=1, validators=[MinValueValidator(1)]
     )
     advance_only_countries_without_qualifier = models.BooleanField(
         _("country places only for countries without a qualifier, on top of N"),
