@@ -94,20 +94,20 @@ def round_update(
     advance: str,
     advance_count: int | None,
     advance_best_remaining: int | None,
-    pieces: int | None = None,
-    puzzles: int | None = None,
+    pieces: int | None,
+    puzzles: int,
 ) -> Round:
     """Change a round's own puzzle (pieces, puzzles), time limit and advancement.
 
     The puzzle and the time limit cannot change once a heat of the round has
     started (a time, a count of pieces or the clock already rests on them);
-    ``puzzles`` ``None`` keeps the round's. The advancement can change until
-    the next round is seated (``RoundStateError``).
+    ``pieces`` ``None``: the category's. The advancement can change until the
+    next round is seated (``RoundStateError``).
     """
     locked = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
     own = {
         "pieces": pieces,
-        "puzzles": locked.puzzles if puzzles is None else puzzles,
+        "puzzles": puzzles,
         "time_limit_minutes": time_limit_minutes,
     }
     changed = [name for name, value in own.items() if getattr(locked, name) != value]

@@ -251,6 +251,8 @@ def test_a_rounds_new_time_limit_reaches_the_projectors_clock(client, final):
     editing.round_update(
         round_=final,
         time_limit_minutes=90,
+        pieces=final.pieces,
+        puzzles=final.puzzles,
         advance=final.advance,
         advance_count=None,
         advance_best_remaining=None,
