@@ -9,6 +9,7 @@ import shutil
 import tempfile
 
 import pytest
+from django.conf import settings
 
 from tests.browser.judge_modules import FAKES, ORIGIN, STATIC, serve_from
 from tests.conftest import IN_CI, clock_shift
@@ -27,6 +28,9 @@ FLAGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
+# What tests.factories.user gives every user; an account a test sets up takes it too.
+PASSWORD = "a-long-password-1"
 # Under TEST_CLOCK_AT (tests/conftest.py) the pages' Date reads the moved clock too, as
 # on a phone whose clock agrees with the server's; timers and performance.now() run on.
 MOVED_DATE = """(() => {
@@ -104,6 +108,31 @@ def page(chromium, live_server):
 def phone(page):
     page.set_viewport_size(PHONE)
     return page
+
+
+def english(page, live_server):
+    """Read the live server's pages in English (the language cookie), whatever the event's."""
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
+    )
+
+
+@pytest.fixture
+def laptop(page, live_server):
+    """A fresh page at a laptop's size (1366x768), in English: an organiser's screen."""
+    page.set_viewport_size(LAPTOP)
+    english(page, live_server)
+    return page
+
+
+def log_in(page, live_server, username, password=PASSWORD):
+    """Log ``username`` in from the login page, in English; they land on the home page."""
+    english(page, live_server)
+    page.goto(f"{live_server.url}/accounts/login/?next=/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.locator("main form button[type=submit].primary").click()
+    page.wait_for_url(f"{live_server.url}/")
 
 
 @pytest.fixture(scope="module")

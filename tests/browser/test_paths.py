@@ -7,7 +7,6 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -19,12 +18,11 @@ from judging.capture_kinds import CaptureInput
 from judging.models import Capture
 from judging.services import capture_record
 from tests import factories
+from tests.browser.conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 Role = ChampionshipRole.Role
-PASSWORD = "a-long-password-1"  # what tests.factories.user gives every user
-LAPTOP = {"width": 1366, "height": 768}
 SHOTS = "/tmp/shots/paths"
 
 
@@ -33,12 +31,6 @@ def shot(page, name):
     if os.environ.get("SCREENSHOTS"):
         os.makedirs(SHOTS, exist_ok=True)
         page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
-
-
-@pytest.fixture
-def laptop(page):
-    page.set_viewport_size(LAPTOP)
-    return page
 
 
 @pytest.fixture
@@ -71,18 +63,6 @@ def day(db):
         pairs=pairs.rounds.get(),
         staff=staff,
     )
-
-
-def log_in(page, live_server, username):
-    """Log in from the login page, with no page to return to."""
-    page.context.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
-    )
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}/")
 
 
 def finish(day, entry, minutes):

@@ -4,7 +4,6 @@ reads who takes the place and why, confirms, and is back on the round page."""
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from championship.models import ChampionshipRole
@@ -12,12 +11,11 @@ from control import rounds
 from results.models import QualifierWithdrawal
 from tests import factories
 from tests.browser import screens
+from tests.browser.conftest import log_in
 from tests.control.staged import advance, qualified, run, staged
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LAPTOP = {"width": 1366, "height": 768}
-PASSWORD = "a-long-password-1"  # what tests.factories.user gives every user
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 FIRST = ("Ana", "Ben", "Chloé", "Dag", "Eva", "Finn", "Grete", "Hugo", "Ines", "Jon", "Kaia")
 LAST = ("Berg", "Moreno", "Tanaka", "Okafor", "Lind", "Silva", "Novak", "Haddad", "Walsh")
@@ -56,23 +54,12 @@ def group(db):
     return round_, entries
 
 
-def log_in(page, live_server, username):
-    page.context.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
-    )
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}/")
-
-
-def test_an_organiser_withdraws_a_country_place_qualifier_on_a_laptop(page, live_server, group):
+def test_an_organiser_withdraws_a_country_place_qualifier_on_a_laptop(laptop, live_server, group):
     round_, entries = group
     new_zealand, next_new_zealander = entries[8], entries[80]
     # Place 81 has not qualified: New Zealand's place passes to them.
     assert qualified(round_)[new_zealand.pk] == "country"
-    page.set_viewport_size(LAPTOP)
+    page = laptop
     log_in(page, live_server, "orga")
     page.goto(f"{live_server.url}/{round_.championship.slug}/manage/rounds/{round_.key}/")
     section = page.locator("#qualifiers")

@@ -8,7 +8,6 @@ import os
 from datetime import UTC, datetime
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -16,11 +15,10 @@ from championship import services
 from championship.models import Championship
 from registration.models import Entry
 from tests import factories
+from tests.browser.conftest import PASSWORD, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LAPTOP = {"width": 1366, "height": 768}
-PASSWORD = "an-organisers-password-1"
 SCREENSHOTS = os.environ.get("SCREENSHOTS")
 
 
@@ -29,24 +27,6 @@ def shot(page, name, *, full_page=True):
         folder = os.path.join(SCREENSHOTS, "setup")
         os.makedirs(folder, exist_ok=True)
         page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=full_page)
-
-
-@pytest.fixture
-def laptop(page, live_server, chromium):
-    page.set_viewport_size(LAPTOP)
-    # The organiser reads the pages in English, whatever the championship's language.
-    chromium.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
-    )
-    return page
-
-
-def log_in(page, live_server, username):
-    page.goto(f"{live_server.url}/accounts/login/?next=/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}/")
 
 
 def test_an_organiser_creates_an_sm_championship_and_edits_it(laptop, live_server):

@@ -13,7 +13,6 @@ With SCREENSHOTS set, each screen is written under ``$SCREENSHOTS/wjpc/`` to be 
 import time
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -22,12 +21,11 @@ from championship.models import Championship, Round
 from control import rounds
 from results.models import Result
 from tests.browser import screens
+from tests.browser.conftest import PASSWORD, log_in
 from tests.control.staged import advance, entrants, run
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LAPTOP = {"width": 1366, "height": 768}
-PASSWORD = "an-organisers-password-1"
 GROUPS = ("A", "B", "C", "D", "E", "F")
 # 36 entrants: some countries share, one neutral flag; in registration order.
 COUNTRIES = (
@@ -39,23 +37,6 @@ COUNTRIES = (
 
 def shot(page, name):
     screens.shot(page, name, area="wjpc")
-
-
-@pytest.fixture
-def laptop(page, live_server, chromium):
-    page.set_viewport_size(LAPTOP)
-    chromium.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
-    )
-    return page
-
-
-def log_in(page, live_server, username):
-    page.goto(f"{live_server.url}/accounts/login/?next=/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}/")
 
 
 def round_page(page, live_server, key):
