@@ -333,10 +333,16 @@ class RoundSetUpInputSerializer(serializers.Serializer):
         help_text="The round's key after the category's (group-a); left out: the stage.",
     )
     pieces = serializers.IntegerField(
-        min_value=1, max_value=100_000, required=False, help_text="Left out: the category's."
+        min_value=1,
+        max_value=bounds.PIECES_MAX,
+        required=False,
+        help_text="Left out: the category's.",
     )
     puzzles = serializers.IntegerField(
-        min_value=1, max_value=10, required=False, help_text="Puzzles counted together."
+        min_value=1,
+        max_value=bounds.PUZZLES_MAX,
+        required=False,
+        help_text="Puzzles counted together.",
     )
     time_limit_minutes = serializers.IntegerField(
         min_value=bounds.TIME_LIMIT_MINUTES_MIN,
@@ -359,7 +365,7 @@ class CategorySetUpInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100, required=False, allow_blank=True)
     min_members = serializers.IntegerField(min_value=1, max_value=20, required=False)
     max_members = serializers.IntegerField(min_value=1, max_value=20, required=False)
-    pieces = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+    pieces = serializers.IntegerField(min_value=1, max_value=bounds.PIECES_MAX, required=False)
     time_limit_minutes = serializers.IntegerField(
         min_value=bounds.TIME_LIMIT_MINUTES_MIN,
         max_value=bounds.TIME_LIMIT_MINUTES_MAX,

@@ -77,6 +77,10 @@ DAYS_BEFORE = 2
 DAYS_AFTER = 3
 TIME_LIMIT_MINUTES_MIN = 1
 TIME_LIMIT_MINUTES_MAX = 600
+# A puzzle's pieces (a category's, or a round's own) and the puzzles a round counts together
+# (a team's two): the most any form, the API or the round editor takes.
+PIECES_MAX = 100_000
+PUZZLES_MAX = 10
 DURATION_MAX_MS = 24 * 60 * 60 * 1000
 # A protest window longer than a day is a slip of the keyboard.
 PROTEST_WINDOW_MAX_MINUTES = 24 * 60

@@ -190,7 +190,9 @@ class CategorySetUpForm(forms.Form):
         label=gettext_lazy("Members, at least"), min_value=1, max_value=20
     )
     max_members = forms.IntegerField(label=gettext_lazy("at most"), min_value=1, max_value=20)
-    pieces = forms.IntegerField(label=gettext_lazy("Pieces"), min_value=1, max_value=100_000)
+    pieces = forms.IntegerField(
+        label=gettext_lazy("Pieces"), min_value=1, max_value=bounds.PIECES_MAX
+    )
     time_limit_minutes = forms.IntegerField(
         label=gettext_lazy("Time limit (minutes)"),
         min_value=bounds.TIME_LIMIT_MINUTES_MIN,
@@ -381,10 +383,6 @@ class CategoryEditForm(forms.ModelForm):
         self.fields["registration_opens_at"].help_text = _("Empty: open now.")
 
 
-# A puzzle of 50,000 pieces is beyond any championship's; a team's round counts two puzzles.
-ROUND_PIECES_MAX = 50_000
-ROUND_PUZZLES_MAX = 10
-
 COUNTRY_FIELDS = (
     "advance_country_places",
     "advance_country_requires_completion",
@@ -399,14 +397,14 @@ class RoundEditForm(AdvanceForm):
     pieces = forms.IntegerField(
         label=gettext_lazy("Pieces per puzzle"),
         min_value=1,
-        max_value=ROUND_PIECES_MAX,
+        max_value=bounds.PIECES_MAX,
         required=False,
         help_text=gettext_lazy("Empty: the category's pieces."),
     )
     puzzles = forms.IntegerField(
         label=gettext_lazy("Puzzles"),
         min_value=1,
-        max_value=ROUND_PUZZLES_MAX,
+        max_value=bounds.PUZZLES_MAX,
         help_text=gettext_lazy("Done in the round and counted together (a team's two puzzles: 2)."),
     )
     time_limit_minutes = forms.IntegerField(
