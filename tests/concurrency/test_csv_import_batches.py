@@ -54,7 +54,11 @@ def import_while_registering(stored, monkeypatch, *, batch_rows: int) -> dict:
 
     def holding(**kwargs):
         saved = real_import(**kwargs)
-        first_batch.set()  # the batch holds the category's lock from here to its commit
+        if not first_batch.is_set():
+            # The batch holds the category's lock from here to its commit; it commits only
+            # once the registration waits for that lock, however slow the machine.
+            first_batch.set()
+            wait_for_a_lock_waiter()
         time.sleep(HOLD)
         return saved
 
@@ -99,6 +103,25 @@ def import_while_registering(stored, monkeypatch, *, batch_rows: int) -> dict:
         thread.join(timeout=120)
     assert not errors, errors
     return finished
+
+
+def wait_for_a_lock_waiter(timeout: float = 60) -> None:
+    """Return once another connection to this test's database waits for a lock."""
+    watcher = connections.create_connection("default")
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with watcher.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+                if cursor.fetchone()[0]:
+                    return
+            time.sleep(0.02)
+        raise AssertionError("the registration never waited for the category's lock")
+    finally:
+        watcher.close()
 
 
 def arrived_after(name: str) -> int:
