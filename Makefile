@@ -13,8 +13,14 @@ DEV_STAMP := $(VENV)/.installed-dev
 PIP := $(BIN)/python -m pip install --quiet --quiet --disable-pip-version-check --no-input
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Run tests in parallel: one worker per core (override with PYTEST_WORKERS=1).
-PYTEST_WORKERS ?= auto
+# Run tests in parallel: one worker more than cores, as the browser tests spend part of their
+# time waiting on a page (override with PYTEST_WORKERS=1). A worker that runs out of tests
+# takes some of another's (worksteal): pytest-django puts the slow browser and concurrency
+# tests last, and the default scheduler had handed them to one worker in big chunks.
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# Python keeps the tests' compiled, assert-rewritten modules for the next run and for every
+# worker and subprocess, even where the environment sets PYTHONDONTWRITEBYTECODE.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
 
 .PHONY: run test test-deep install lint format messages clean bench
 
@@ -54,15 +60,15 @@ test: $(DEV_STAMP)
 	$(BIN)/lint-imports
 	# Against the SQLite default: the check needs no server, and CI's database is for the tests.
 	DEBUG=true DATABASE_URL= $(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not serial"
+	$(PYTEST) -n $(PYTEST_WORKERS) --dist worksteal -m "not serial"
 	# Tests that start servers or a database cluster of their own run apart.
-	$(BIN)/pytest -m serial
+	$(PYTEST) -m serial
 
 # The tests marked deep (Hypothesis's, schemathesis's, the hostile-input sweep) with their full
 # numbers of examples and every hostile value at every URL; make test runs them quick
 # (tests/depth.py).
 test-deep: $(DEV_STAMP)
-	TEST_DEPTH=deep $(BIN)/pytest -n $(PYTEST_WORKERS) -m "deep and not serial"
+	TEST_DEPTH=deep $(PYTEST) -n $(PYTEST_WORKERS) --dist worksteal -m "deep and not serial"
 
 # make bench — gunicorn + PostgreSQL + Redis under wrk; see docs/performance.md
 bench: $(DEV_STAMP)
