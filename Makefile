@@ -17,7 +17,7 @@ PORT ?= 8000
 # time waiting on a page (override with PYTEST_WORKERS=1). A worker that runs out of tests
 # takes some of another's (worksteal): pytest-django puts the slow browser and concurrency
 # tests last, and the default scheduler had handed them to one worker in big chunks.
-PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || sysctl -n hw.ncpu) + 1 )))
 # Python keeps the tests' compiled, assert-rewritten modules for the next run and for every
 # worker and subprocess, even where the environment sets PYTHONDONTWRITEBYTECODE.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
