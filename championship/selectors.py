@@ -6,8 +6,8 @@ from championship.models import Championship, Heat, Round
 
 
 def public_championships():
-    """Return the publicly listed championships, the next first."""
-    return Championship.objects.filter(is_public=True).order_by("-starts_at")
+    """Return the publicly listed championships (listed, and no longer drafts), the next first."""
+    return Championship.objects.filter(is_public=True, draft=False).order_by("-starts_at")
 
 
 def rounds_with_heats(championship: Championship):

@@ -102,6 +102,10 @@ class Championship(models.Model):
         help_text=_("When empty, the preset's rule applies (rogaland: 5 days before the start)."),
     )
     is_public = models.BooleanField(_("listed publicly"), default=True)
+    # A championship made in the browser or through the API starts as a draft: not
+    # listed, registration closed, its public pages shown only to its staff, until an
+    # organiser opens it (championship.services.championship_open).
+    draft = models.BooleanField(_("draft"), default=False)
     payment_instructions = models.TextField(
         _("payment instructions"),
         blank=True,
