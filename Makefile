@@ -1,4 +1,5 @@
-# make run  — install what running needs and serve the demo at http://127.0.0.1:8000
+# make run  — install what running needs and serve the demo at http://127.0.0.1:8000, with the
+#             site's workers beside the server; Ctrl-C stops them all
 #             (HOST=0.0.0.0 lets phones on the same network in; FRESH=1 rebuilds the demo)
 # make test — install the test tools too and run every test (lint, format, migrations, pytest)
 # make test-deep — the generated and exhaustive tests again, in full (CI runs it after make test)
@@ -41,17 +42,28 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 
 install: $(DEV_STAMP)
 
+# The development settings of this checkout, made once: DEBUG on and a secret key of its own.
+# manage.py reads them, so the commands the README and the demo print work as printed
+# (config/env.py, docs/configuration.md).
+DEVELOPMENT_FILE := development.env
+$(DEVELOPMENT_FILE): | $(RUN_STAMP)
+	@$(BIN)/python -c 'from config.env import development_file_write as w; w("$@")'
+
+# What `make run` runs with: SQLite in the project (a DATABASE_URL of the shell is not used),
+# and every line of output at once.
+RUN_ENV := DEBUG=true DATABASE_URL= PYTHONUNBUFFERED=1
+
 # The demo's summary (addresses, passwords) is the last thing printed before the server starts.
-# The workers run beside the server and stop with it: the outbox's (requests only queue
-# e-mail, the worker sends it, to this console without EMAIL_HOST) and the imports' (a large
-# CSV import is imported by it while its page shows the progress).
-run: $(RUN_STAMP)
-	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py migrate --noinput --verbosity 0
-	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py demo $(if $(FRESH),,--keep) --address $(HOST):$(PORT)
-	@DEBUG=true DATABASE_URL= $(BIN)/python manage.py send_mail_outbox --loop & worker=$$!; \
-	DEBUG=true DATABASE_URL= $(BIN)/python manage.py run_import_jobs --loop & imports=$$!; \
-	trap 'kill $$worker $$imports 2>/dev/null' EXIT INT TERM; \
-	DEBUG=true DATABASE_URL= $(BIN)/python manage.py runserver $(HOST):$(PORT)
+# Then honcho runs Procfile.dev: the server and the site's three workers beside it, the
+# outbox's (requests only queue e-mail, the worker sends it, to this console without
+# EMAIL_HOST), the registration deadlines' (offers and payment deadlines lapse) and the
+# imports' (a large CSV import is imported by it while its page shows the progress). Each
+# line is prefixed with its process's name; Ctrl-C (or SIGTERM to make) stops them all.
+run: $(RUN_STAMP) $(DEVELOPMENT_FILE)
+	@$(RUN_ENV) $(BIN)/python manage.py migrate --noinput --verbosity 0
+	@$(RUN_ENV) $(BIN)/python manage.py demo $(if $(FRESH),,--keep) --address $(HOST):$(PORT)
+	@exec env $(RUN_ENV) HOST=$(HOST) PATH="$(CURDIR)/$(BIN):$$PATH" \
+		$(BIN)/honcho start -f Procfile.dev -p $(PORT)
 
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .

@@ -4,7 +4,9 @@ Every function takes the environment as a mapping, so that the parsing can be
 tested without reloading the settings module.
 """
 
+import os
 import re
+import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -128,8 +130,21 @@ def database_config(environ: Mapping[str, str], base_dir: Path) -> dict:
     elif config["ENGINE"] == "django.db.backends.sqlite3":
         # Persistent connections to a file database gain nothing and hold locks.
         config["CONN_MAX_AGE"] = 0
-        config["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+        config["OPTIONS"] = dict(SQLITE_OPTIONS)
     return config
+
+
+# SQLite written by several processes at once (`make run`: the server and its three workers).
+# A transaction takes the write lock as it begins (IMMEDIATE): one that only read first and
+# then wanted to write could not wait for the lock, and would fail at once with "database is
+# locked". A writer waits up to 20 s for another's transaction to end (``timeout``). In WAL
+# mode readers and the writer do not block each other; NORMAL is as safe as FULL there
+# (a power cut may lose the last transactions, never corrupt the file) and syncs less often.
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 
 
 def prepared_statements(environ: Mapping[str, str]) -> dict:
@@ -215,3 +230,70 @@ def secret_key(environ: Mapping[str, str], debug: bool) -> str:
     if debug:
         return "django-insecure-development-only-key-do-not-use-in-production"
     raise ConfigurationError("SECRET_KEY must be set when DEBUG is off.")
+
+
+# The development settings of a checkout: written by `make run`, read by manage.py alone.
+DEVELOPMENT_FILE = "development.env"
+
+DEVELOPMENT_FILE_TEXT = """\
+# The development settings of this checkout, written once by `make run` (not in git).
+# manage.py reads them where the environment sets none, and only while DEBUG is on;
+# gunicorn never reads this file. A server must not have it (docs/configuration.md).
+DEBUG=true
+SECRET_KEY={secret_key}
+"""
+
+VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def parse_env_file(text: str, name: str) -> dict[str, str]:
+    """Return the variables of an environment file: ``NAME=value`` lines and ``#`` comments.
+
+    A value may be quoted; ``export`` before a name is allowed, as in a shell.
+    """
+    values = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        variable, equals, value = line.removeprefix("export ").partition("=")
+        variable, value = variable.strip(), value.strip()
+        if not equals or not VARIABLE.match(variable):
+            raise ConfigurationError(f"{name}, line {number}: expected NAME=value, not {line!r}.")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[variable] = value
+    return values
+
+
+def development_settings(environ: Mapping[str, str], path: Path) -> dict[str, str]:
+    """Return what the development file at ``path`` adds to ``environ``: the names it lacks.
+
+    The file counts only while DEBUG is on (the environment's ``DEBUG``, or else the
+    file's): a process whose environment turns DEBUG off takes nothing from it, not even
+    a secret key. No file, nothing.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    values = parse_env_file(text, path.name)
+    if not env_bool({**values, **environ}, "DEBUG", False):
+        return {}
+    return {variable: value for variable, value in values.items() if variable not in environ}
+
+
+def development_file_write(path: Path | str) -> bool:
+    """Write the development file at ``path`` unless there is one: DEBUG on, a new secret key.
+
+    Return whether it was written. Only its owner may read it: the key signs sessions
+    and private links.
+    """
+    text = DEVELOPMENT_FILE_TEXT.format(secret_key=secrets.token_urlsafe(50))
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
+    return True

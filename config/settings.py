@@ -16,6 +16,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = os.environ
 
 DEBUG = env.env_bool(ENV, "DEBUG", False)
+# What `make run` writes for manage.py (DEBUG on, a key of its own): a server must not have it.
+DEVELOPMENT_FILE = BASE_DIR / env.DEVELOPMENT_FILE
 SECRET_KEY = env.secret_key(ENV, DEBUG)
 # Earlier keys, newest first: links made with them (staff, entrants) keep working after a change.
 SECRET_KEY_FALLBACKS = env.env_list(ENV, "SECRET_KEY_FALLBACKS", [])

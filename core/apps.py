@@ -11,3 +11,4 @@ class CoreConfig(AppConfig):
     def ready(self):
         django_checks.register(checks.site_url_check, checks.TAG, deploy=True)
         django_checks.register(checks.proxy_bind_check, checks.TAG, deploy=True)
+        django_checks.register(checks.development_file_check, checks.TAG, deploy=True)

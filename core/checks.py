@@ -48,6 +48,21 @@ def site_url_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
     return []
 
 
+def development_file_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """Say where DEBUG comes from when the development file `make run` writes is here."""
+    if not settings.DEBUG or not settings.DEVELOPMENT_FILE.exists():
+        return []
+    return [
+        checks.Warning(
+            f"DEBUG is on, and {settings.DEVELOPMENT_FILE} is here: the development settings "
+            "`make run` writes, which manage.py reads where the environment sets none.",
+            hint=f"A server must not have it: delete {settings.DEVELOPMENT_FILE.name}, and set "
+            "DEBUG=false in the environment (docs/configuration.md).",
+            id="championship.W004",
+        )
+    ]
+
+
 def gunicorn_binds(environ: Mapping[str, str]) -> list[str]:
     """Return the addresses ``GUNICORN_CMD_ARGS`` in ``environ`` binds gunicorn to.
 

@@ -1,5 +1,6 @@
 """Getting started: `make run` installs only what running needs, and phones on the LAN get in."""
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,7 +16,10 @@ needs_make = pytest.mark.skipif(MAKE is None, reason="make is not installed")
 
 
 def dry_run(directory: Path, *args: str) -> str:
-    """Return the commands `make` would run in ``directory``, without running them."""
+    """Return the commands `make` would run in ``directory``, without running them.
+
+    A command continued on the next line (``\\``) is one line here.
+    """
     result = subprocess.run(
         [MAKE, "--no-print-directory", "-n", *args],
         cwd=directory,
@@ -24,7 +28,7 @@ def dry_run(directory: Path, *args: str) -> str:
         timeout=60,
         check=True,
     )
-    return result.stdout
+    return re.sub(r" *\\\n\s*", " ", result.stdout)
 
 
 def pip_lines(output: str) -> list[str]:
@@ -80,7 +84,7 @@ def test_make_run_keeps_the_demo_and_fresh_rebuilds_it(checkout):
     fresh = dry_run(checkout, "run", "FRESH=1", "HOST=0.0.0.0")
     (demo,) = [line for line in fresh.splitlines() if "manage.py demo" in line]
     assert "--keep" not in demo and "--address 0.0.0.0:8000" in demo
-    assert fresh.strip().splitlines()[-1].endswith("runserver 0.0.0.0:8000")
+    assert "HOST=0.0.0.0 " in fresh.strip().splitlines()[-1]
 
 
 def test_in_debug_the_lan_address_is_an_allowed_host():
@@ -127,27 +131,39 @@ def test_without_a_network_the_lan_address_is_none(monkeypatch):
 
 
 @needs_make
-def test_make_run_runs_the_outbox_worker_beside_the_server_and_stops_it_with_it(checkout):
-    """Requests only queue mail: the worker sends it, started after the demo's summary."""
+def test_make_run_runs_the_server_and_the_workers_after_the_demos_summary(checkout):
+    """honcho runs Procfile.dev in make's place (exec): SIGTERM to make reaches it.
+
+    tests/config/test_make_run.py runs it for real.
+    """
     stamp(checkout, ".installed-run")
-    lines = dry_run(checkout, "run").strip().splitlines()
+    lines = dry_run(checkout, "run", "PORT=8123").strip().splitlines()
     (demo,) = [n for n, line in enumerate(lines) if "manage.py demo" in line]
-    (worker,) = [n for n, line in enumerate(lines) if "manage.py send_mail_outbox --loop &" in line]
-    assert demo < worker
-    # One shell: the worker in the background, a trap that ends it, the server in front.
-    shell = " ".join(line.rstrip("\\") for line in lines[worker:])
-    assert "trap 'kill $worker" in shell and "EXIT" in shell
-    assert lines[-1].endswith("runserver 127.0.0.1:8000")
+    (honcho,) = [n for n, line in enumerate(lines) if "honcho start" in line]
+    assert demo < honcho == len(lines) - 1
+    assert lines[honcho].startswith("exec env DEBUG=true DATABASE_URL= PYTHONUNBUFFERED=1 ")
+    assert "HOST=127.0.0.1 " in lines[honcho]
+    assert lines[honcho].endswith("honcho start -f Procfile.dev -p 8123")
+
+
+def test_procfile_runs_the_server_and_the_three_workers_a_site_needs():
+    procfile = (ROOT / "Procfile.dev").read_text()
+    processes = dict(
+        line.split(": ", 1) for line in procfile.splitlines() if line and line[0] != "#"
+    )
+    assert processes == {
+        # honcho gives the first process the port of -p.
+        "web": 'python manage.py runserver "$HOST:$PORT"',
+        "outbox": "python manage.py send_mail_outbox --loop",
+        "deadlines": "python manage.py registration_deadlines --loop",
+        "imports": "python manage.py run_import_jobs --loop",
+    }
 
 
 @needs_make
-def test_make_run_runs_the_import_worker_beside_the_server_and_stops_it_with_it(checkout):
-    """A large CSV import is imported by its worker: started and ended as the outbox's."""
+def test_make_run_writes_the_development_file_once(checkout):
     stamp(checkout, ".installed-run")
-    lines = dry_run(checkout, "run").strip().splitlines()
-    (demo,) = [n for n, line in enumerate(lines) if "manage.py demo" in line]
-    (imports,) = [n for n, line in enumerate(lines) if "manage.py run_import_jobs --loop &" in line]
-    assert demo < imports
-    shell = " ".join(line.rstrip("\\") for line in lines[imports:])
-    assert "$imports" in shell.split("trap", 1)[1].split("EXIT", 1)[0]
-    assert lines[-1].endswith("runserver 127.0.0.1:8000")
+    (write,) = [line for line in dry_run(checkout, "run").splitlines() if "development.env" in line]
+    assert "development_file_write" in write
+    (checkout / "development.env").touch()
+    assert "development.env" not in dry_run(checkout, "run")

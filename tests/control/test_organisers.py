@@ -77,5 +77,5 @@ def test_the_demos_summary_says_how_to_make_an_organiser_account():
     out = StringIO()
     call_command("demo", stdout=out)
     summary = out.getvalue()
-    assert "create_organiser USERNAME" in summary
+    assert ".venv/bin/python manage.py create_organiser kari --email kari@example.org" in summary
     assert "/new/" in summary

@@ -8,6 +8,8 @@ from core import lan
 
 RULE = "=" * 72
 ANY_ADDRESS = {"0.0.0.0", "::", "[::]"}
+# As the README prints it: it runs as it stands, in this checkout, from any shell.
+CREATE_ORGANISER = ".venv/bin/python manage.py create_organiser kari --email kari@example.org"
 
 
 class Command(BaseCommand):
@@ -56,7 +58,7 @@ class Command(BaseCommand):
         write(RULE)
         if result.kept:
             write(self.style.SUCCESS("The demo is ready, kept as it was."))
-            write("  (Start it afresh: make run FRESH=1, or python manage.py demo.)")
+            write("  (Start it afresh: make run FRESH=1, or .venv/bin/python manage.py demo.)")
         else:
             write(self.style.SUCCESS("The demo is ready, built afresh."))
         write("")
@@ -81,8 +83,9 @@ class Command(BaseCommand):
         for username, password in result.passwords.items():
             write(self.style.WARNING(f"    user {username!r} password: {password}"))
         write("")
-        write("  An organiser's own account, who may create championships:")
-        write("    .venv/bin/python manage.py create_organiser USERNAME [--email E] [--password P]")
+        write("  An organiser's own account, who may create championships (the command prints")
+        write("  its password; --password sets one):")
+        write(f"    {CREATE_ORGANISER}")
         write("")
         if settings.SITE_URL:
             write(f"  QR codes and links in e-mails lead to SITE_URL: {settings.SITE_URL}/")
