@@ -401,6 +401,18 @@ class ChampionshipCreateSerializer(serializers.Serializer):
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     currency = serializers.ChoiceField(choices=Currency.choices, required=False)
     language = serializers.ChoiceField(choices=settings.LANGUAGES, required=False)
+    payment_instructions = serializers.CharField(
+        max_length=2000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="How entrants pay the fee, shown on their entry page and in their e-mails.",
+    )
+    registration_deadline = WallClockOrAwareField(
+        required=False,
+        help_text="When registration closes. Default: the preset's rule (rogaland: 5 days "
+        "before the start).",
+    )
     categories = CategorySetUpInputSerializer(
         many=True,
         required=False,

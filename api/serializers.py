@@ -11,6 +11,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from championship import drafts
 from championship.models import Category, Championship, Heat, Round
 from registration import places
 from results.models import Result
@@ -37,6 +38,7 @@ class ChampionshipSerializer(serializers.ModelSerializer):
             "venue",
             "currency",
             "language",
+            "draft",
             "url",
         ]
         read_only_fields = fields
@@ -359,6 +361,16 @@ class ImportedSerializer(serializers.Serializer):
 
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
+
+
+class MissingSerializer(serializers.Serializer):
+    """Why a draft cannot open yet: the checklist's items it still lacks."""
+
+    detail = serializers.CharField()
+    missing = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(drafts.NEEDED)),
+        help_text="The checklist's keys still missing, in the checklist's order.",
+    )
 
 
 class DocumentErrorSerializer(serializers.Serializer):

@@ -33,6 +33,11 @@ urlpatterns = [
         name="championship-detail",
     ),
     path(
+        "championships/<slug:championship_slug>/open/",
+        championships.ChampionshipOpenView.as_view(),
+        name="championship-open",
+    ),
+    path(
         "championships/<slug:championship_slug>/rounds/<slug:round_key>/results/",
         results.RoundResultsView.as_view(),
         name="round-results",

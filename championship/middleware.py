@@ -3,9 +3,11 @@
 import zoneinfo
 
 from django.conf import settings
+from django.http import Http404
 from django.utils import timezone, translation
 
 from championship.models import Championship
+from championship.permissions import sees_draft
 
 
 class ChampionshipMiddleware:
@@ -53,7 +55,13 @@ def activate(request, championship: Championship) -> None:
 
     The middleware calls this for every ``/<championship_slug>/`` view, except those
     marked ``finds_own_championship``, which call it themselves.
+
+    A draft's public pages are for its staff: anyone else is answered 404. The
+    organiser's pages (which send a visitor to log in) and the pages opened by a
+    private link (an entrant's, an address's) are not public pages.
     """
+    if championship.draft and not _private(request) and not sees_draft(request.user, championship):
+        raise Http404
     request.championship = championship
     try:
         timezone.activate(zoneinfo.ZoneInfo(championship.timezone))
@@ -62,3 +70,9 @@ def activate(request, championship: Championship) -> None:
     if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
         translation.activate(championship.language)
         request.LANGUAGE_CODE = championship.language
+
+
+def _private(request) -> bool:
+    """Return whether the request is for an organiser's page or a page of a private link."""
+    match = request.resolver_match
+    return match is not None and ("manage" in match.namespaces or "token" in match.kwargs)

@@ -63,6 +63,18 @@ def has_role(user, championship: Championship, role: str) -> bool:
     return bool(roles_of(user, championship) & IMPLIED_ROLES[role])
 
 
+def sees_draft(user, championship: Championship) -> bool:
+    """Return whether ``user`` may see ``championship``'s public pages: always, unless a draft.
+
+    A draft's pages are for its staff (any role) and the site's superusers.
+    """
+    if not championship.draft:
+        return True
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return user.is_superuser or bool(roles_of(user, championship))
+
+
 def championships_of(user, role: str = Role.ORGANISER):
     """Return the championships in which ``user`` holds ``role``."""
     if user.is_superuser:

@@ -71,6 +71,9 @@ def championship_set_up(
     language: str | None = None,
     categories: Sequence[CategorySetUp] | None = None,
     rule_overrides: dict | None = None,
+    draft: bool = False,
+    payment_instructions: str = "",
+    registration_deadline: datetime | None = None,
 ) -> Championship:
     """Create a championship from a preset with the categories and rounds as edited.
 
@@ -79,7 +82,8 @@ def championship_set_up(
     ``starts_at`` without an offset is the wall-clock time in the championship's
     time zone. A category whose stages differ from the preset's records them as a
     rule override (``rounds_<kind>``), so that the rules and the rounds agree.
-    ``by``, the user who creates it, becomes its organiser.
+    ``by``, the user who creates it, becomes its organiser. A ``draft`` is not listed
+    and takes no registrations until it is opened (``championship.drafts``).
 
     Refused input raises ``ValidationError`` naming the field, a category's as
     ``categories.<index>.<field>`` and a round's as
@@ -129,6 +133,9 @@ def championship_set_up(
         language=language or chosen.language,
         member_changes_days_before=chosen.member_changes_days_before,
         second_count=chosen.second_count,
+        draft=draft,
+        payment_instructions=payment_instructions,
+        registration_deadline=registration_deadline and _aware(registration_deadline, zone),
     )
     # Without a query per constraint (see the note before ``_category_errors``); the slug's
     # uniqueness is still checked.
@@ -258,6 +265,7 @@ def championship_create(
     currency: str | None = None,
     language: str | None = None,
     with_categories: bool = True,
+    draft: bool = False,
 ) -> Championship:
     """Create a championship from a preset, with its three categories and their rounds.
 
@@ -276,6 +284,7 @@ def championship_create(
         language=language,
         categories=None if with_categories else [],
         rule_overrides=rule_overrides,
+        draft=draft,
     )
 
 

@@ -18,6 +18,7 @@ app_name = "manage"
 urlpatterns = [
     path("", dashboard.control_room, name="control_room"),
     path("edit/", setup.edit, name="edit"),
+    path("open/", dashboard.open_registration, name="open"),
     path("screen/", dashboard.switch_screen, name="screen"),
     path("message/", dashboard.message, name="message"),
 ]

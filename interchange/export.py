@@ -221,6 +221,7 @@ def export_document(championship: Championship) -> dict:
             "address": championship.address,
             "registration_deadline": _moment(championship.registration_deadline, tz),
             "listed": championship.is_public,
+            "draft": championship.draft,
         },
         "tables": [
             {

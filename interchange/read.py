@@ -212,6 +212,7 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         "address": _value(section, "address", ""),
         "registration_deadline": _datetime(section, "registration_deadline", path, tz),
         "is_public": _value(section, "listed", True),
+        "draft": _value(section, "draft", False),
         "protest_window_minutes": _value(section, "protest_window_minutes", 0),
         # null is a value here (until registration closes); only a missing key takes the preset's.
         "member_changes_days_before": section.get(

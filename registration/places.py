@@ -47,7 +47,8 @@ def held_places(category: Category) -> int:
 def registration_state(category: Category, *, now=None, confirmed: int | None = None) -> str:
     """Return whether a category takes registrations: open, full, closed or not_open.
 
-    ``closed``: the championship's registration deadline has passed; ``not_open``:
+    ``closed``: the championship is a draft (not opened yet), or its registration deadline
+    has passed; ``not_open``:
     before the category's ``registration_opens_at``; ``full``: its places are
     taken (confirmed entries, and places offered to the waiting list), so new
     entries go on the waiting list; ``open`` otherwise. The places taken are
@@ -56,6 +57,8 @@ def registration_state(category: Category, *, now=None, confirmed: int | None = 
     """
     if now is None:
         now = timezone.now()
+    if category.championship.draft:
+        return CLOSED
     if now >= category.championship.effective_registration_deadline():
         return CLOSED
     if category.registration_opens_at is not None and now < category.registration_opens_at:

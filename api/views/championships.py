@@ -12,19 +12,19 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from api import exceptions, inputs, serializers
 from api.parsers import JSONParser
-from api.permissions import (
-    MayCreateChampionships,
-)
+from api.permissions import IsChampionshipOrganiser, MayCreateChampionships
 from api.views.base import (
     FORBIDDEN,
     NOT_FOUND,
     SLUG,
+    STAFF_ERRORS,
     TAG,
     UNAUTHENTICATED,
     ApiView,
@@ -33,8 +33,9 @@ from api.views.base import (
     detail_url,
     slug_taken,
 )
-from championship import selectors, services
+from championship import drafts, selectors, services
 from championship.models import Championship, Heat, Round
+from championship.permissions import sees_draft
 from registration import places
 
 
@@ -81,7 +82,9 @@ class ChampionshipListView(ApiView):
             "values for its kind; a category whose `rounds` differ from the preset's records "
             "them as a rule override (`rounds_<kind>`). A `starts_at` without an offset is "
             "the wall-clock time in the championship's time zone. The caller becomes the "
-            "championship's organiser. For users with the permission "
+            "championship's organiser. It starts as a draft (`draft: true`: not listed, "
+            "registration closed, its public pages shown only to its staff) until "
+            "`POST …/open/` opens it. For users with the permission "
             "`championship.add_championship` (the group Organisers).\n\n"
             "Errors name the field; a category's as `categories.<index>.<field>`, a round's "
             "as `categories.<index>.rounds.<index>.<field>`."
@@ -118,6 +121,9 @@ class ChampionshipListView(ApiView):
                 currency=values.get("currency"),
                 language=values.get("language"),
                 categories=category_setups(values["preset"], values.get("categories")),
+                payment_instructions=values["payment_instructions"],
+                registration_deadline=values.get("registration_deadline"),
+                draft=True,
             )
         except DjangoValidationError as error:
             if hasattr(error, "error_dict"):
@@ -211,6 +217,14 @@ def championship_detail(request, championship: Championship) -> dict:
 
 
 class ChampionshipDetailView(PublicApiView):
+    # Read by the public, who need no authentication; a draft is shown only to its staff,
+    # so the caller is authenticated (lazily, as DRF does on reading ``request.user``) only
+    # for a draft.
+    authentication_classes = ApiView.authentication_classes
+
+    def perform_authentication(self, request):
+        pass
+
     @extend_schema(
         tags=[TAG],
         summary="Show a championship: its categories, and its rounds with their heats",
@@ -224,4 +238,53 @@ class ChampionshipDetailView(PublicApiView):
     )
     def get(self, request, championship_slug):
         championship = championship_or_404(championship_slug)
+        if not sees_draft(request.user, championship):
+            raise NotFound(_("Not found."))
+        return Response(championship_detail(request, championship))
+
+
+class ChampionshipOpenView(ApiView):
+    """Publish a draft and open its registration, or say what it still lacks."""
+
+    permission_classes = [IsChampionshipOrganiser]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="championship_open",
+        summary="Open a draft championship: publish it and open its registration",
+        description=(
+            "A championship created through the API or the browser is a draft "
+            "(`draft: true`): not listed, registration closed, its public pages shown only "
+            "to its staff. This publishes it and opens registration, once its checklist "
+            "holds: `categories`, `fees` (and the currency), `payment_instructions` (when a "
+            "fee is charged), `deadline` (the registration deadline still ahead) and "
+            "`rounds` (every category has its rounds). Otherwise 409 with `missing`, the "
+            "keys still lacking. Tables and judges are on the control room's checklist "
+            "too, but are needed on the day, not to open registration. Opening an open "
+            "championship changes nothing. For the championship's organisers."
+        ),
+        request=None,
+        parameters=[SLUG],
+        responses={
+            200: serializers.ChampionshipDetailSerializer,
+            **STAFF_ERRORS,
+            409: OpenApiResponse(
+                serializers.MissingSerializer, description="What the checklist still lacks."
+            ),
+        },
+    )
+    def post(self, request, championship_slug):
+        championship = championship_or_404(championship_slug)
+        self.check_object_permissions(request, championship)
+        # Opening reads nothing: a body, if any, is JSON (415 otherwise) and empty.
+        if request.data:
+            raise DRFValidationError({"detail": [_("Opening takes no body: send none.")]})
+        try:
+            championship = drafts.championship_open(championship=championship)
+        except DjangoValidationError as error:
+            return Response(
+                {"detail": error.messages[0], "missing": error.params["missing"]},
+                status=status.HTTP_409_CONFLICT,
+            )
         return Response(championship_detail(request, championship))

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from championship import drafts, submissions
 from championship import selectors as championship_selectors
-from championship import submissions
 from championship.permissions import organiser_required
 from control import notifications, screen
 from control.forms import MessageForm, ScreenForm
@@ -26,6 +26,7 @@ def _context(championship, screen_form=None, message_form=None) -> dict:
         "table_count": championship.tables.count(),
         "roles": championship.roles.select_related("user").order_by("role", "user__username"),
         "screen_form": screen_form or ScreenForm(championship=championship),
+        "checklist": drafts.checklist(championship) if championship.draft else None,
     }
 
 
@@ -34,6 +35,21 @@ def _context(championship, screen_form=None, message_form=None) -> dict:
 def control_room(request, championship):
     """Show the organiser's control room of a championship."""
     return render(request, "control/control_room.html", _context(championship))
+
+
+@require_POST
+@organiser_required
+def open_registration(request, championship):
+    """Publish a draft and open its registration, or say what its checklist still lacks."""
+
+    def action():
+        drafts.championship_open(championship=championship)
+        if championship.is_public:
+            return _("Registration is open, and the championship is listed on the home page.")
+        return _("Registration is open. The championship is not listed: share its address.")
+
+    actions.run(request, action)
+    return redirect("manage:control_room", championship_slug=championship.slug)
 
 
 @require_POST

@@ -150,11 +150,15 @@ def new(request):
                 currency=data["currency"],
                 language=data["language"],
                 categories=formset.setups(),
+                draft=True,
             )
         except ValidationError as error:
             _set_up_errors(error, form, formset)
         else:
-            created = _("“%(name)s” is created, and you are its organiser.")
+            created = _(
+                "“%(name)s” is created as a draft, and you are its organiser. Only its "
+                "staff see it until you open registration: the checklist says what it needs."
+            )
             messages.success(request, created % {"name": championship.name})
             return redirect("manage:control_room", championship_slug=championship.slug)
     return render(request, NEW, _new_context(form, formset, preset), status=200)

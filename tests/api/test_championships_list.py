@@ -26,6 +26,7 @@ CHAMPIONSHIP_KEYS = {
     "venue",
     "currency",
     "language",
+    "draft",
     "url",
 }
 DETAIL_KEYS = CHAMPIONSHIP_KEYS | {
@@ -75,11 +76,13 @@ HEAT_KEYS = {"key", "name", "state", "scheduled_start", "started_at"}
 
 def test_the_list_shows_the_publicly_listed_championships(api, championship):
     Championship.objects.filter(pk=factories.championship(slug="hidden").pk).update(is_public=False)
+    factories.championship(slug="a-draft", draft=True)
     response = api.get("/api/v1/championships/")
     assert response.status_code == 200
     assert [item["slug"] for item in response.json()] == ["rm-2026"]
     item = response.json()[0]
     assert set(item) == CHAMPIONSHIP_KEYS
+    assert item["draft"] is False
     assert item["name"] == "Rogalandsmesterskapet 2026"
     assert item["ruleset"] == "rogaland"
     assert item["currency"] == "NOK"

@@ -34,6 +34,12 @@ def post(client, body, user=None):
     return client.post(URL, json.dumps(body), content_type="application/json", **headers)
 
 
+def get(client, url, user):
+    """Read the API as ``user``, by token: a new championship is a draft, shown to its staff."""
+    token = Token.objects.get_or_create(user=user)[0].key
+    return client.get(url, HTTP_AUTHORIZATION=f"Token {token}")
+
+
 def sm_body(**changes) -> dict:
     body = {
         "preset": "sm",
@@ -73,9 +79,11 @@ def test_an_sm_championship_is_created_with_its_categories_rounds_and_zone(clien
         ("team-prelim", "prelim"),
         ("team-final", "final"),
     ]
-    # The same answer as the detail endpoint gives.
-    detail = client.get(response["Location"]).json()
+    # A draft: the same answer as the detail endpoint gives its organiser; nobody else sees it.
+    assert body["draft"] is True
+    detail = get(client, response["Location"], creator).json()
     assert detail == body
+    assert client.get(response["Location"]).status_code == 404
     championship = Championship.objects.get(slug="pussel-sm")
     assert ChampionshipRole.objects.filter(
         championship=championship, user=creator, role="organiser"
@@ -254,8 +262,10 @@ def test_groups_feeding_a_final_with_country_places_are_created(client, creator)
     body = sm_body(preset="wjpc", categories=[{"kind": "team", "rounds": GROUPED}])
     response = post(client, body, creator)
     assert response.status_code == 201, response.json()
-    detail = client.get(
-        reverse("api:championship-detail", kwargs={"championship_slug": "pussel-sm"})
+    detail = get(
+        client,
+        reverse("api:championship-detail", kwargs={"championship_slug": "pussel-sm"}),
+        creator,
     ).json()
     rounds = {r["key"]: r for r in detail["rounds"]}
     assert set(rounds) == {"team-group-a", "team-group-b", "team-final"}

@@ -16,6 +16,7 @@ saved there for docs/organisers.md, which walks the same day.
 
 import io
 import os
+import re
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -133,8 +134,17 @@ def test_the_day_from_registration_to_the_final(page, live_server, kari, setting
     shot(page, "02-new")
     page.get_by_role("button", name="Create the championship").click()
     expect(page.get_by_role("heading", name="Control room")).to_be_visible()
+    # A draft: its checklist says what it has and lacks; SM charges no fee, so it opens.
+    checklist = page.locator(".draft-checklist")
+    expect(checklist.locator("[data-item=payment_instructions]")).to_contain_text("No fee")
+    expect(checklist.locator("[data-item=tables]")).to_have_class(re.compile("later"))
+    shot(page, "03-control-room-draft")
+    page.get_by_role("button", name="Open registration").click()
+    expect(page.locator(".message.success")).to_contain_text("Registration is open")
+    expect(checklist).to_have_count(0)
     shot(page, "03-control-room")
     day = Championship.objects.get(slug=slug)
+    assert not day.draft
     assert day.roles.filter(user=kari, role=ChampionshipRole.Role.ORGANISER).exists()
     assert timezone.localtime(day.starts_at, ZoneInfo("Europe/Stockholm")).hour == 10
     prelim = day.rounds.get(key="individual-prelim")

@@ -233,6 +233,7 @@ def test_the_export_holds_the_whole_championship(realistic):
         "address": "",
         "registration_deadline": None,
         "listed": True,
+        "draft": False,
         "protest_window_minutes": 0,
         "member_changes_days_before": None,
         "offer_hours": 0,
