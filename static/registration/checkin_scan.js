@@ -16,6 +16,15 @@
   let decode = null;
   let looking = false;
 
+  // Browsers give the camera to https (and localhost) only: on plain http (a venue's
+  // network) there is no navigator.mediaDevices. Say so before asking, and point at the
+  // search: it is no refused permission.
+  if (!window.isSecureContext || !navigator.mediaDevices) {
+    startButton.hidden = true;
+    say(root.dataset.insecure);
+    return;
+  }
+
   function say(text) {
     status.textContent = text;
   }

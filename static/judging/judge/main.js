@@ -368,6 +368,11 @@ function start(config) {
 
   // Keep this page and its files for a reload while the venue's network is down.
   function keepForOffline() {
+    // Browsers run service workers on https (and localhost) only: on plain http (a venue's
+    // network) there is no reload without network, and the page says so. Taps are queued
+    // in localStorage all the same (queue.js), so nothing of the judge's is lost.
+    const insecureNote = document.querySelector("[data-insecure-note]");
+    if (insecureNote) insecureNote.hidden = Boolean(window.isSecureContext);
     if (!("serviceWorker" in navigator) || !config.serviceWorkerUrl) return;
     const answeredByWorker = Boolean(navigator.serviceWorker.controller);
     navigator.serviceWorker
