@@ -17,6 +17,7 @@ from championship import password_reset, staff_views
 from championship import views as championship_views
 from config import views
 from control.views import setup
+from registration import calendar
 from results import puzzlers
 
 # The pages of one championship, under /<championship_slug>/.
@@ -44,6 +45,9 @@ urlpatterns = [
     path("t/", include("judging.urls")),
     # A puzzler's public page, across championships.
     path("puzzlers/<slug:ref>/", puzzlers.puzzler_page, name="puzzler"),
+    # The site's upcoming championships, as a page and as an iCalendar feed to subscribe to.
+    path("calendar/", calendar.calendar_page, name="calendar"),
+    path("calendar.ics", calendar.calendar_feed, name="calendar_feed"),
     path("admin/", admin.site.urls),
     path("accounts/password_reset/", password_reset.reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -1,19 +1,20 @@
 """Registration's public pages, under ``/<championship_slug>/`` (config/urls.py).
 
-The championship's own page, registering in a category, what an entrant does with
-their private link (the page itself, which shows results too, is results'), and a
-co-entrant's address link. The
-organiser's entry pages are in config/manage_urls.py.
+The championship's own page and its iCalendar feed, registering in a category, what
+an entrant does with their private link (the page itself, which shows results too, is
+results'), and a co-entrant's address link. The organiser's entry pages are in
+config/manage_urls.py.
 """
 
 from django.urls import path
 
-from registration import address_views, views
+from registration import address_views, calendar, views
 
 app_name = "registration"
 
 urlpatterns = [
     path("", views.championship_page, name="championship"),
+    path("calendar.ics", calendar.championship_feed, name="calendar_feed"),
     path("register/<slug:category_key>/", views.register, name="register"),
     path("register/<slug:category_key>/check/", views.check, name="check"),
     path("entries/<str:token>/withdraw/", views.withdraw, name="withdraw"),
