@@ -435,3 +435,23 @@ class ScreenInputSerializer(serializers.Serializer):
     text = serializers.CharField(
         required=False, max_length=280, help_text="message: the text, at most 280 characters."
     )
+
+
+class OrganiserRequestInputSerializer(serializers.Serializer):
+    """A request for an organiser account, as the form asks for it."""
+
+    name = serializers.CharField(max_length=150, help_text="The requester's name.")
+    email = serializers.EmailField(
+        max_length=254, help_text="Where the answer and the sign-in link are sent."
+    )
+    club = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The club or association, if any.",
+    )
+    message = serializers.CharField(
+        max_length=2000,
+        help_text="The championship planned: where and when, how large, which rules.",
+    )

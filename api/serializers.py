@@ -520,3 +520,12 @@ class ScreenSerializer(serializers.Serializer):
     category = serializers.CharField(required=False)
     text = serializers.CharField(required=False)
     version = serializers.IntegerField(help_text="Moves on with every switch.")
+
+
+class OrganiserRequestCreatedSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The request's id.")
+    status = serializers.ChoiceField(
+        choices=["pending"],
+        help_text="Always pending: the site's administrators decide, and tell the requester "
+        "by e-mail.",
+    )

@@ -8,6 +8,7 @@ from api.views import (
     documents,
     entries,
     entry_own,
+    organiser_requests,
     results,
     rounds,
     screen,
@@ -91,6 +92,11 @@ urlpatterns = [
         "championships/<slug:championship_slug>/export/",
         documents.ChampionshipExportView.as_view(),
         name="championship-export",
+    ),
+    path(
+        "organiser-requests/",
+        organiser_requests.OrganiserRequestView.as_view(),
+        name="organiser-requests",
     ),
     # Anything else under the API (an id with characters no slug has, an unknown path)
     # is a JSON 404 like the API's other errors, not the site's HTML page.

@@ -142,6 +142,8 @@ THROTTLE_RATES = {
     "entry-manage": env.env_rates(ENV, "THROTTLE_ENTRY_MANAGE", ["30/m", "300/h"]),
     # Opening a link and pressing its button count one each: about 30 sign-ins a minute.
     "sign-in": env.env_rates(ENV, "THROTTLE_SIGN_IN", ["60/m"]),
+    # Asking for an organiser account (the form and the API together): a person asks once.
+    "organiser-request": env.env_rates(ENV, "THROTTLE_ORGANISER_REQUEST", ["5/h"]),
 }
 # The views counted, by URL name, and the group of limits each counts against.
 THROTTLE_VIEWS = {
@@ -157,6 +159,11 @@ THROTTLE_VIEWS = {
     "api:entry-accept": "entry-manage",
     "api:entry-withdraw": "entry-manage",
     "sign_in": "sign-in",
+    "organisers:request": "organiser-request",
+    "api:organiser-requests": "organiser-request",
+    # Asking for an organiser's sign-in link mails an address, as a password reset does.
+    "organisers:link": "password-reset",
+    "organisers:sign_in": "sign-in",
 }
 # With the cache down, let requests through rather than refuse every one.
 RATELIMIT_FAIL_OPEN = True

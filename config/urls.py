@@ -41,6 +41,8 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     # A staff member's personal sign-in link, printed on badges.
     path("s/<str:token>/", staff_views.sign_in, name="sign_in"),
+    # Organiser accounts: asking for one, the administrators' decisions, the mailed sign-in link.
+    path("organisers/", include("control.organiser_urls")),
     # A table's page, printed as the QR code on its card.
     path("t/", include("judging.urls")),
     # A puzzler's public page, across championships.

@@ -7,3 +7,9 @@ class ControlConfig(AppConfig):
 
     name = "control"
     verbose_name = _("Control room")
+
+    def ready(self):
+        # The outbox fills in an organiser's sign-in link as it sends the mail.
+        from control import organiser_links
+
+        organiser_links.finish_sign_in_links()

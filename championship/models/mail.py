@@ -35,6 +35,11 @@ class OutgoingMail(models.Model):
         PAYMENT_LAPSED = "payment_lapsed", _("Released for non-payment")
         ADDRESS = "address", _("E-mail address to confirm")
         PASSWORD_RESET = "password_reset", _("Password reset")
+        # Site-level, without a championship (control.organiser_requests, .organiser_links).
+        ORGANISER_REQUEST = "organiser_request", _("Organiser account asked for")
+        ORGANISER_APPROVED = "organiser_approved", _("Organiser account approved")
+        ORGANISER_REFUSED = "organiser_refused", _("Organiser account refused")
+        ORGANISER_LINK = "organiser_link", _("Organiser's sign-in link")
 
     class State(models.TextChoices):
         QUEUED = "queued", _("Queued")
@@ -52,7 +57,8 @@ class OutgoingMail(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     # What the mail is about: the entry's id, the sign-in link's, the person's (``ADDRESS``),
-    # or the user's (``PASSWORD_RESET``, without a championship).
+    # or the user's (``PASSWORD_RESET``, ``ORGANISER_APPROVED``, ``ORGANISER_LINK``, without a
+    # championship), the organiser account request's (``ORGANISER_REQUEST``, ``…_REFUSED``).
     reference = models.BigIntegerField(_("reference"), null=True, blank=True)
     to = models.EmailField(_("recipient"), max_length=254)
     subject = models.TextField(_("subject"))

@@ -159,6 +159,13 @@ def test_a_drafts_organiser_pages_send_a_visitor_to_log_in(client, draft):
     assert response["Location"].startswith(reverse("login"))
 
 
+def test_its_staff_find_a_draft_marked_on_their_home_page(client, draft, organiser):
+    client.force_login(organiser)
+    html = client.get(reverse("home")).content.decode()
+    card = html[html.index("Your championships") :]
+    assert draft.name in card and 'class="state state-draft"' in card
+
+
 def test_an_open_championship_is_listed_and_its_pages_public(client, draft):
     home = client.get(reverse("home")).content.decode()
     assert draft.name not in home

@@ -136,6 +136,9 @@ ACCESS = {
     "api:judges": (ORGANISER, "post"),
     "api:judge": (ORGANISER, "delete"),
     ":puzzler": (PUBLIC, "get"),
+    ":calendar": (PUBLIC, "get"),
+    ":calendar_feed": (PUBLIC, "get"),
+    "registration:calendar_feed": (PUBLIC, "get"),
     "registration:accept": (MANAGE_LINK, "post"),
     "registration:judge_note": (MANAGE_LINK, "post"),
     "registration:represents": (MANAGE_LINK, "post"),
@@ -155,6 +158,18 @@ ACCESS = {
     "manage:round_report": (HEAD_JUDGE, "get"),
     "manage:round_report_csv": (HEAD_JUDGE, "get"),
     "manage:tables_group": (ORGANISER, "post"),
+    "manage:open": (ORGANISER, "post"),
+    "api:championship-open": (ORGANISER, "post"),
+    # Organiser accounts: anyone asks; the site's administrators (superusers) decide.
+    "organisers:request": (PUBLIC, "get"),
+    "organisers:request_sent": (PUBLIC, "get"),
+    "organisers:requests": (SUPERUSER, "get"),
+    "organisers:approve": (SUPERUSER, "post"),
+    "organisers:refuse": (SUPERUSER, "post"),
+    "organisers:link": (PUBLIC, "get"),
+    "organisers:link_sent": (PUBLIC, "get"),
+    "organisers:sign_in": (PUBLIC, "get"),
+    "api:organiser-requests": (PUBLIC, "post"),
 }
 
 # Who is allowed, by the kind of URL.
@@ -255,6 +270,7 @@ def world(db):
         "person": person.pk,
         "entry_ref": entry.ref,
         "code": checkin_code(entry),
+        "request_id": 0,
     }
     return {
         "a": a,
@@ -288,7 +304,7 @@ def url_of(name, world):
         "manage:entries_import_progress",
     ):
         values["token"] = "no-such-upload"
-    elif name == ":sign_in":
+    elif name in (":sign_in", "organisers:sign_in"):
         values["token"] = "no-such-sign-in-link"
     elif name == "registration:confirm_address":
         values["token"] = "no-such-address-link"
