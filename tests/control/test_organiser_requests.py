@@ -9,6 +9,8 @@ from django.contrib.auth.models import Group, Permission
 from django.core import mail, signing
 from django.core.exceptions import ValidationError
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 
 from championship import outbox, staff_links
 from championship.models import ChampionshipRole, OutgoingMail
@@ -167,7 +169,11 @@ def test_an_address_with_an_account_gets_that_account_rather_than_a_second(
     assert get_user_model().objects.filter(email__iexact="kari@example.org").count() == 1
     (message,) = sent(Kind.ORGANISER_APPROVED)
     # An account with a password logs in with it: no link is mailed for it.
-    assert "Log in as kari with your password:" in message.body
+    with translation.override(approved.language):
+        assert (
+            gettext("Log in as %(username)s with your password:") % {"username": "kari"}
+            in message.body
+        )
     assert f"{SITE}/accounts/login/" in message.body
     assert "/organisers/sign-in/" not in message.body
 
