@@ -75,9 +75,11 @@ class EntryRegisterView(ApiView):
         },
     )
     def post(self, request, championship_slug, category_key):
+        # A draft takes no registrations, and is shown to nobody here: as unknown.
         category = get_object_or_404(
             Category.objects.select_related("championship"),
             championship__slug=championship_slug,
+            championship__draft=False,
             key=category_key,
         )
         given = request.data.get("members") if isinstance(request.data, dict) else None

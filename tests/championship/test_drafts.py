@@ -275,3 +275,11 @@ def test_a_championship_created_through_the_api_with_its_payment_text_opens_at_o
     )
     assert Championship.objects.get(slug="rm-api").draft
     assert api(client, creator, "post", url).status_code == 200
+
+
+def test_the_api_answers_a_registration_for_a_drafts_category_as_for_an_unknown_one(client, draft):
+    url = f"/api/v1/championships/{draft.slug}/categories/individual/entries/"
+    body = {"members": [{"name": "Ola", "email": "ola@example.org", "birth_date": "1990-01-01"}]}
+    response = client.post(url, json.dumps(body), content_type="application/json")
+    assert response.status_code == 404
+    assert not draft.categories.get(kind="individual").entries.exists()
