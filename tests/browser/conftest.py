@@ -105,6 +105,26 @@ def page(chromium, live_server):
 
 
 @pytest.fixture
+def clock_page(playwright, live_server):
+    """A fresh page in a browser of its own, for a test that fakes the page's clock.
+
+    Playwright's clock belongs to the browser context: installed on a page of the
+    shared context, it would stay for every later test of the worker (their pages an
+    hour behind, taps refused as before the start).
+    """
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+    context = browser.new_context()
+    shift_ms = round(clock_shift().total_seconds() * 1000)
+    if shift_ms:
+        context.add_init_script(MOVED_DATE % shift_ms)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+    browser.close()
+
+
+@pytest.fixture
 def phone(page):
     page.set_viewport_size(PHONE)
     return page

@@ -134,7 +134,8 @@ def test_the_clock_shows_time_up_once_the_heat_is_closed(page, live_server):
 PAGE_PERIOD_MS = 8_000
 
 
-def test_34_entries_page_by_themselves_and_every_one_is_shown(page, live_server):
+def test_34_entries_page_by_themselves_and_every_one_is_shown(clock_page, live_server):
+    page = clock_page
     _, names = hall(34)
     # The page's clock is the test's: a page turns when 8 s are run, however busy the machine.
     page.clock.install()

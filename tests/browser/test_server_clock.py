@@ -17,6 +17,7 @@ from championship.models import ChampionshipRole
 from championship.services import tables_create
 from control import rounds
 from tests import factories
+from tests.browser.conftest import PHONE
 from tests.browser.test_judging import log_in, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,7 +45,8 @@ def server_clock_measured(page):
     page.wait_for_function("() => window.ServerClock && window.ServerClock.rtt !== null")
 
 
-def test_the_control_rooms_clock_runs_on_the_servers_time(page, live_server):
+def test_the_control_rooms_clock_runs_on_the_servers_time(clock_page, live_server):
+    page = clock_page
     championship, final, _entry = started_five_minutes_ago()
     page.set_viewport_size(LAPTOP)
     # This laptop's clock is an hour fast: the page must not believe it.
@@ -57,7 +59,9 @@ def test_the_control_rooms_clock_runs_on_the_servers_time(page, live_server):
     shot(page, "clock-control-room")
 
 
-def test_the_entrants_clock_runs_on_the_servers_time(phone, live_server):
+def test_the_entrants_clock_runs_on_the_servers_time(clock_page, live_server):
+    phone = clock_page
+    phone.set_viewport_size(PHONE)
     championship, _final, entry = started_five_minutes_ago()
     phone.clock.install(time=timezone.now() - timedelta(hours=1))
     phone.goto(f"{live_server.url}/{championship.slug}/entries/{entry.manage_token}/")
