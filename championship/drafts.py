@@ -164,14 +164,13 @@ def championship_open(*, championship: Championship, now=None) -> Championship:
     championship = Championship.objects.select_for_update().get(pk=championship.pk)
     if not championship.draft:
         return championship
-    lacking = missing(championship, now=now)
+    lacking = [item for item in checklist(championship, now=now) if item.needed and not item.done]
     if lacking:
-        titles = {item.key: item.title for item in checklist(championship, now=now)}
         raise ValidationError(
             _("Registration cannot open yet: %(missing)s.")
-            % {"missing": ", ".join(titles[key] for key in lacking)},
+            % {"missing": ", ".join(item.title for item in lacking)},
             code="missing",
-            params={"missing": lacking},
+            params={"missing": [item.key for item in lacking]},
         )
     championship.draft = False
     championship.save(update_fields=["draft", "updated_at"])
