@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from championship.models import Round
 from core.l10n import parse_duration
+from core.widgets import Select
 from judging.capture_kinds import CaptureInput
 from judging.dashboard import seated_entries
 from judging.models import Capture
@@ -24,7 +25,7 @@ MARK_KINDS = [
 class MarkForm(forms.Form):
     """Mark an entry as not started or disqualified, with the reason."""
 
-    entry = forms.ModelChoiceField(label=gettext_lazy("Entry"), queryset=None)
+    entry = forms.ModelChoiceField(label=gettext_lazy("Entry"), queryset=None, widget=Select)
     kind = forms.ChoiceField(label=gettext_lazy("Mark as"), choices=MARK_KINDS)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=2000)
 
@@ -43,7 +44,7 @@ CORRECTION_COUNTS = ("missing_found", "missing_lost", "adjacent_missing")
 class CorrectionForm(forms.Form):
     """A head judge's correction of one entry's result, with the reason."""
 
-    entry = forms.ModelChoiceField(label=gettext_lazy("Entry"), queryset=None)
+    entry = forms.ModelChoiceField(label=gettext_lazy("Entry"), queryset=None, widget=Select)
     time = forms.CharField(label=gettext_lazy("Time (H:MM:SS)"), required=False, max_length=20)
     missing_found = forms.IntegerField(required=False, min_value=0)
     missing_lost = forms.IntegerField(required=False, min_value=0)

@@ -10,6 +10,7 @@ from django_countries import countries
 
 from championship.models import Category
 from championship.rules.represents import NEUTRAL
+from core.widgets import Select
 from registration.models import Question
 from registration.questions import MAX_TEXT, questions_for
 from registration.regions import region_choices
@@ -32,8 +33,12 @@ class MemberForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     city = forms.CharField(label=_("Home town"), max_length=100, required=False)
-    country = forms.ChoiceField(label=_("Country"), required=False, choices=country_choices)
-    citizenship = forms.ChoiceField(label=_("Citizenship"), required=False, choices=country_choices)
+    country = forms.ChoiceField(
+        label=_("Country"), required=False, choices=country_choices, widget=Select
+    )
+    citizenship = forms.ChoiceField(
+        label=_("Citizenship"), required=False, choices=country_choices, widget=Select
+    )
     publish_consent = forms.BooleanField(required=False)
 
     def __init__(self, *args, category: Category, **kwargs):
@@ -214,6 +219,7 @@ class EntryForm(forms.Form):
     represents = forms.ChoiceField(
         label=_("Country represented"),
         required=False,
+        widget=Select,
         help_text=_("Empty: the first member's nationality."),
     )
 
@@ -277,7 +283,7 @@ class RepresentsForm(forms.Form):
     Whether the entry may represent it, ``registration.represents`` says.
     """
 
-    represents = forms.ChoiceField(label=_("Country represented"))
+    represents = forms.ChoiceField(label=_("Country represented"), widget=Select)
 
     def __init__(self, *args, category: Category, **kwargs):
         super().__init__(*args, **kwargs)
