@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from registration.models import Entry
 from registration.selectors import PER_PAGE
 from tests import factories
-from tests.browser.conftest import CHROMIUM, FLAGS
+from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS
 from tests.browser.test_judging import PASSWORD, SCREENSHOTS, english
 from tests.browser.test_judging import shot as judging_shot
 
@@ -79,7 +79,7 @@ def test_the_desk_scans_an_entrants_code_and_checks_them_in(
         ],
     )
     try:
-        desk = browser.new_context(viewport=PHONE, permissions=["camera"])
+        desk = browser.new_context(viewport=PHONE, permissions=["camera"], **CONTEXT)
         page = desk.new_page()
         page.set_default_timeout(15_000)
         english(page, live_server)

@@ -27,7 +27,7 @@ from control import rounds
 from core.lan import lan_address
 from judging.models import Capture
 from tests import factories
-from tests.browser.conftest import CHROMIUM, FLAGS, PASSWORD, PHONE
+from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS, PASSWORD, PHONE
 from tests.browser.screens import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -209,7 +209,7 @@ def test_on_localhost_a_refused_camera_is_still_called_a_permission(playwright, 
         args=[*FLAGS, "--use-fake-device-for-media-stream", "--deny-permission-prompts"],
     )
     try:
-        desk = browser.new_context(viewport=PHONE)  # the camera's permission not given
+        desk = browser.new_context(viewport=PHONE, **CONTEXT)  # the camera's permission not given
         page = desk.new_page()
         page.set_default_timeout(10_000)
         speak(page, live_server, "en")

@@ -15,7 +15,7 @@ from championship.models import ChampionshipRole, Seat
 from control import rounds
 from results.models import Result
 from tests import factories
-from tests.browser.conftest import CHROMIUM, FLAGS, PHONE
+from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS, PHONE
 from tests.browser.test_judging import forget_the_phone, log_in, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,7 +50,7 @@ def other_browser(playwright):
 
     @contextlib.contextmanager
     def opened(viewport):
-        context = browser.new_context(viewport=viewport)
+        context = browser.new_context(viewport=viewport, **CONTEXT)
         page = context.new_page()
         page.set_default_timeout(15_000)
         try:

@@ -114,3 +114,8 @@ def test_the_live_mark_is_a_calm_green(phone, live_server, rm):
     red, green, blue = (int(part) for part in re.findall(r"\d+", colour)[:3])
     assert green > red and green > blue, f"the live mark is {colour}, not green"
     shot(phone, "results-live-en")
+    # Its ring breathes out for a phone that did not ask for less motion, and only there.
+    ring = "element => getComputedStyle(element, '::after').animationName"
+    assert dot.evaluate(ring) == "none"  # the tests' browser asks for less motion
+    phone.emulate_media(reduced_motion="no-preference")
+    assert dot.evaluate(ring) == "live-ring"
