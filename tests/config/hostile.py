@@ -9,9 +9,9 @@ range, dates at the ends of the calendar; path parameters alike; JSON bodies of
 2 MB, nested 100,000 deep, of the wrong types, or with extra keys holding NUL.
 
 The form fields are the ones the pages really have: the organiser's pages are
-read first, and every form on them is posted with its fields made hostile one at
-a time and all at once. Every request runs in a savepoint that is rolled back,
-so each one meets the same championship.
+read first, and every form on them is posted with its fields made hostile all at
+once and one at a time (three at a time in a quick run). Every request runs in a
+savepoint that is rolled back, so each one meets the same championship.
 
 An answer is bounded when it is smaller than ``BYTES_MAX``, took at most
 ``QUERIES_MAX`` queries and built at most ``FORMS_MAX`` forms. Each test collects
