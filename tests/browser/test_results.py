@@ -89,24 +89,38 @@ def test_the_projector_clock_counts_and_the_leaderboard_pages(page, live_server,
     assert page.locator("#board .row:not([hidden])").first.inner_text() != visible_before
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/",
-        "/live/",
-        "/live/results/",
-        "/live/results/individual-final/",
-        "/live/register/pair/",
-        "/accounts/login/",
-    ],
-)
-def test_every_page_type_switches_language(page, live_server, running, path):
-    page.goto(f"{live_server.url}{path}")
-    for language in ("sv", "da", "en", "nb"):
-        # Choosing a language switches at once (the button is for pages without JavaScript).
-        with page.expect_navigation():
-            page.select_option("#language-select", language)
-        assert page.locator("html").get_attribute("lang") == language
+PAGE_TYPES = [
+    "/",
+    "/live/",
+    "/live/results/",
+    "/live/results/individual-final/",
+    "/live/register/pair/",
+    "/accounts/login/",
+]
+LANGUAGES = ("sv", "da", "en", "nb")
+
+
+def switch_language(page, language, path):
+    """Choose ``language`` in the page's menu: it switches at once (the button is for pages
+    without JavaScript)."""
+    with page.expect_navigation():
+        page.select_option("#language-select", language)
+    assert page.locator("html").get_attribute("lang") == language, path
+
+
+def test_every_page_type_switches_language(page, live_server, running):
+    """The first page type is switched to each language in turn, every other one to the next."""
+    first, *others = PAGE_TYPES
+    page.goto(f"{live_server.url}{first}")
+    for language in LANGUAGES:
+        switch_language(page, language, first)
+    for number, path in enumerate(others):
+        page.goto(f"{live_server.url}{path}")
+        shown = page.locator("html").get_attribute("lang")
+        language = LANGUAGES[number % len(LANGUAGES)]
+        if language == shown:
+            language = LANGUAGES[(number + 1) % len(LANGUAGES)]
+        switch_language(page, language, path)
 
 
 def test_the_results_page_fits_a_375_px_phone(page, live_server, running):

@@ -266,7 +266,7 @@ def test_the_day_from_registration_to_the_final(page, live_server, kari, setting
     expect(phone.locator("[data-save-state]").first).to_have_text("saved", timeout=20_000)
     assert Capture.objects.filter(kind="finish").count() == 3  # the tap, its missing piece, table 2
 
-    projector.wait_for_timeout(5000)  # a poll or two
+    # A poll or two.
     expect(projector.locator("body")).to_contain_text("2 of 4 finished", timeout=15_000)
     shot(projector, "17-screen-running", full_page=False)
 
