@@ -15,7 +15,7 @@ from django.urls import include, path
 
 from championship import password_reset, staff_views
 from championship import views as championship_views
-from config import views
+from config import login, views
 from control.views import setup
 from registration import calendar
 from results import puzzlers
@@ -52,6 +52,8 @@ urlpatterns = [
     path("calendar.ics", calendar.calendar_feed, name="calendar_feed"),
     path("admin/", admin.site.urls),
     path("accounts/password_reset/", password_reset.reset, name="password_reset"),
+    # Django's login, which tells a judge who scanned a table's card first to scan their badge.
+    path("accounts/login/", login.LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("api.urls")),

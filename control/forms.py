@@ -440,6 +440,15 @@ class ScreenForm(forms.Form):
         ],
     )
     round = forms.ChoiceField(label=gettext_lazy("Round"), required=False)
+    # Only the rounds whose seating is published are offered; any other is refused by the
+    # service (``control.screen``) in words the organiser can act on, not as an unknown choice.
+    seating = forms.CharField(
+        label=gettext_lazy("Published seating"),
+        required=False,
+        max_length=50,
+        widget=forms.Select,
+        help_text=gettext_lazy("Only rounds whose seating is published are offered."),
+    )
     category = forms.ChoiceField(label=gettext_lazy("Category"), required=False)
     text = forms.CharField(
         label=gettext_lazy("Message"),
@@ -454,21 +463,36 @@ class ScreenForm(forms.Form):
             "initial",
             {
                 "show": state.get("show", "round"),
-                "round": state.get("round", ""),
+                "round": state.get("round", "") if state.get("show") != "seating" else "",
+                "seating": state.get("round", "") if state.get("show") == "seating" else "",
                 "category": state.get("category", ""),
                 "text": state.get("text", ""),
             },
         )
         super().__init__(*args, **kwargs)
         rounds = championship.rounds.select_related("category").order_by("category__order", "order")
-        self.fields["round"].choices = [("", "—")] + [
-            (round_.key, f"{round_.category.display_name}: {round_.display_name}")
-            for round_ in rounds
+        labels = [
+            (round_, f"{round_.category.display_name}: {round_.display_name}") for round_ in rounds
+        ]
+        self.fields["round"].choices = [("", "—")] + [(r.key, label) for r, label in labels]
+        self.fields["seating"].widget.choices = [("", "—")] + [
+            (r.key, label) for r, label in labels if r.seating_published_at is not None
         ]
         self.fields["category"].choices = [("", "—")] + [
             (category.key, category.display_name)
             for category in championship.categories.order_by("order", "key")
         ]
+
+    def chosen_round(self) -> str:
+        """Return the key of the round chosen for what the screen shows (board or seating)."""
+        data = self.cleaned_data
+        return data["seating"] if data["show"] == "seating" else data["round"]
+
+    def add_error(self, field, error):
+        # The service names the round; for the seating, this form's round is the seating's.
+        if field == "round" and getattr(self, "cleaned_data", {}).get("show") == "seating":
+            field = "seating"
+        super().add_error(field, error)
 
 
 class SubmissionField(forms.CharField):

@@ -1,10 +1,10 @@
 """The venue screen: what the projector at ``/<slug>/screen/`` shows, chosen in the control room.
 
 One screen per championship. The organiser switches it between a round's board
-(with its clock; one heat's, if chosen), the seating of a round, a category's
-podium and a message; the screen follows within seconds (``results.venue``).
-Each switch moves the screen's version on, so a screen showing a message
-whose text changed follows too.
+(with its clock; one heat's, if chosen), the seating of a round (once it is
+published), a category's podium and a message; the screen follows within
+seconds (``results.venue``). Each switch moves the screen's version on, so a
+screen showing a message whose text changed follows too.
 """
 
 from __future__ import annotations
@@ -35,9 +35,27 @@ def screen_set(
         raise ValidationError({"show": [_("Choose what the screen shows.")]})
     state: dict = {"show": show}
     if show in ("round", "seating"):
-        round_ = locked.rounds.filter(key=round_key).first() if round_key else None
+        round_ = (
+            locked.rounds.select_related("category").filter(key=round_key).first()
+            if round_key
+            else None
+        )
         if round_ is None:
             raise ValidationError({"round": [_("Choose one of this championship's rounds.")]})
+        if show == "seating" and round_.seating_published_at is None:
+            # The projector shows only what the public may see.
+            raise ValidationError(
+                {
+                    "round": [
+                        _(
+                            "The seating of “%(round)s” is not published: publish it first, "
+                            "or choose a round whose seating is published."
+                        )
+                        % {"round": f"{round_.category.display_name}: {round_.display_name}"}
+                    ]
+                },
+                code="seating_unpublished",
+            )
         state["round"] = round_.key
         if show == "round" and heat:
             if not round_.heats.filter(key=heat).exists():

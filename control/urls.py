@@ -1,4 +1,5 @@
-"""Control's one public page, under ``/<championship_slug>/`` (config/urls.py): the seating."""
+"""Control's public pages, under ``/<championship_slug>/`` (config/urls.py): the seating,
+on the website and on the venue's projector."""
 
 from django.urls import path
 
@@ -8,4 +9,5 @@ app_name = "control"
 
 urlpatterns = [
     path("seating/<slug:round_key>/", seating.seating, name="seating"),
+    path("seating/<slug:round_key>/screen/", seating.seating_screen, name="seating_screen"),
 ]

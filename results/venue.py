@@ -2,10 +2,11 @@
 
 The projector opens ``/<slug>/screen/`` once. That address sends it on to the
 page of the current choice (``control.screen``): a round's projector board,
-a round's seating, a category's podium or a message, with ``?venue=<version>``.
+a round's published seating, a category's podium or a message, with ``?venue=<version>``.
 Those pages then ask ``/<slug>/venue/state/`` every few seconds
-(``static/results/venue.js``); when the version has moved on, they go back to
-``/<slug>/screen/``, which sends them to the new choice.
+(``static/results/venue.js``); when the version has moved on (or the seating
+shown was published anew, or taken back), they go back to ``/<slug>/screen/``,
+which sends them to the new choice.
 """
 
 from __future__ import annotations
@@ -41,7 +42,16 @@ def target(championship: Championship) -> str:
         if state.get("heat"):
             query["heat"] = state["heat"]
     elif show == "seating":
-        path = reverse("control:seating", args=[slug, state["round"]])
+        # The projector's own page of the seating, not the website's. Seating the round again
+        # takes its seating back, and publishing gives a new one: either is another page, which
+        # the screen follows (venue.js), so that the hall never reads a seating that no longer is.
+        path = reverse("control:seating_screen", args=[slug, state["round"]])
+        published = (
+            championship.rounds.filter(key=state["round"])
+            .values_list("seating_published_at", flat=True)
+            .first()
+        )
+        query["seating"] = int(published.timestamp() * 1000) if published else ""
     elif show == "podium":
         path = reverse("results:venue_podium", args=[slug, state["category"]])
     else:

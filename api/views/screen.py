@@ -26,7 +26,8 @@ class ScreenView(ApiView):
         description=(
             "The venue screen (`/<slug>/screen/`, opened once on the projector) follows "
             'within seconds. `{"show": "round", "round": key}` (optionally `"heat": key`): '
-            'the round\'s board and clock; `{"show": "seating", "round": key}`: its seating; '
+            'the round\'s board and clock; `{"show": "seating", "round": key}`: its seating, '
+            "once published; "
             '`{"show": "podium", "category": key}`: the prizes of the category\'s last round; '
             '`{"show": "message", "text": "…"}` (at most 280 characters). Organisers only.'
         ),
@@ -34,7 +35,10 @@ class ScreenView(ApiView):
         request=inputs.ScreenInputSerializer,
         responses={
             200: serializers.ScreenSerializer,
-            400: OpenApiResponse(OpenApiTypes.OBJECT, description="Unknown round or category."),
+            400: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="Unknown round or category, or a seating not published yet.",
+            ),
             **STAFF_ERRORS,
         },
     )

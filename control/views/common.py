@@ -23,6 +23,7 @@ ROTATE = "control/table_rotate.html"
 RANKING = "control/ranking.html"
 CARDS = "control/cards.html"
 SEATING = "control/seating.html"
+SEATING_SCREEN = "control/seating_screen.html"
 START_CONFIRM = "control/start_confirm.html"
 REPORT = "control/round_report.html"
 

@@ -64,7 +64,7 @@ def switch_screen(request, championship):
             screen.screen_set(
                 championship=championship,
                 show=data["show"],
-                round_key=data["round"],
+                round_key=form.chosen_round(),
                 category_key=data["category"],
                 text=data["text"],
             )

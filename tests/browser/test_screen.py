@@ -48,13 +48,13 @@ def english(page, live_server):
     )
 
 
-def hall(count, *, start=True):
+def hall(count, *, start=True, name="Rogalandsmesterskapet 2026"):
     """Seat ``count`` entrants in a rogaland final; every sixth lives outside Rogaland.
 
     Started 50 minutes ago, two in three have finished; without ``start`` the
     round is seated and waits for its start.
     """
-    championship = factories.championship(slug="hall", name="Rogalandsmesterskapet 2026")
+    championship = factories.championship(slug="hall", name=name)
     individual = championship.categories.get(kind="individual")
     individual.puzzle_brand, individual.puzzle_motif = "Ravensburger", "Preikestolen ved daggry"
     individual.save()

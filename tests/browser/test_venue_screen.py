@@ -27,6 +27,7 @@ def running(db):
             publish_consent=True,
         )
     rounds.round_seat(round_=final)
+    rounds.seating_publish(round_=final)
     rounds.round_start(round_=final)
     factories.role(championship, ChampionshipRole.Role.ORGANISER, username="orga")
     return championship
@@ -61,6 +62,19 @@ def test_the_venue_screen_follows_the_control_room(chromium, live_server, runnin
     expect(projector.locator("#elapsed")).to_be_visible()
     expect(projector.locator("#board")).to_contain_text("Deltaker 1")
     judging_shot(projector, "venue-2-board")
+
+    # The seating: only a round whose seating is published is offered, and the projector
+    # shows it in its own large, dark layout, not the website's page.
+    form = organiser.locator("form.screen-form")
+    form.locator("input[name=show][value=seating]").check()
+    expect(form.locator("select[name=seating] option")).to_have_text(["—", "Individual: Final"])
+    form.locator("select[name=seating]").select_option("individual-final")
+    form.locator("button[type=submit]").click()
+    expect(organiser.locator("main")).to_contain_text("The venue screen follows")
+    expect(projector.locator(".seating-list")).to_contain_text("Deltaker 1", timeout=15_000)
+    assert "/venue/seating/individual-final/screen/" in projector.url
+    assert projector.locator(".site-header").count() == 0
+    judging_shot(projector, "venue-2b-seating")
 
     form = organiser.locator("form.screen-form")
     form.locator("input[name=show][value=message]").check()

@@ -98,6 +98,7 @@ ACCESS = {
     ":home": (PUBLIC, "get"),
     "registration:championship": (PUBLIC, "get"),
     "control:seating": (PUBLIC, "get"),
+    "control:seating_screen": (PUBLIC, "get"),
     "manage:control_room": (ORGANISER, "get"),
     "manage:edit": (ORGANISER, "get"),
     "manage:screen": (ORGANISER, "post"),
