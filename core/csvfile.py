@@ -5,8 +5,15 @@ dialect
     and Denmark takes the comma as the decimal sign and splits a CSV file's lines
     at semicolons; it also reads a file as UTF-8 only when it starts with a
     byte-order mark (else "Ålgård" comes out as "Ã…lgÃ¥rd"). So nb, sv and da
-    files are separated by semicolons and start with the mark; en files are
-    plain comma-separated UTF-8.
+    files are separated by semicolons, start with the mark and write a decimal
+    comma ("200,50", "10,8"); en files are plain comma-separated UTF-8 with a
+    decimal point. A file asked for with the other separator takes that one's
+    decimal sign too: a spreadsheet that splits at commas reads a decimal point.
+words
+    A file's column names and its words (yes, no, completed …) are in the
+    championship's language, through the catalogues (``pgettext`` with the
+    context "csv header" or "csv value"). An English file keeps the names and
+    words it always had ("final_seconds", "yes"): they are the msgids.
 neutral cell
     A text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
     return is written with a leading apostrophe: a spreadsheet shows it as text
@@ -19,8 +26,8 @@ neutral cell
     again.
 
 Every CSV the application writes (the entries export, the public round and
-category results) goes through ``write`` or ``response``; nothing else writes CSV,
-so no cell escapes the rule.
+category results, a round's report) goes through ``write`` or ``response``; nothing
+else writes CSV, so no cell escapes the rule.
 
 Every CSV the application reads (the entries import, a prior ranking) goes through
 ``decode`` and ``read_table``: UTF-8 with or without a byte-order mark, else
@@ -40,7 +47,7 @@ from decimal import Decimal
 
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from core import jsonbounds
 
@@ -52,14 +59,19 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 @dataclass(frozen=True)
 class Dialect:
-    """The separator of a file's cells, and whether it starts with a byte-order mark."""
+    """The separator of the cells, whether a byte-order mark starts the file, the decimal sign."""
 
     delimiter: str
     bom: bool
+    decimal: str
 
 
-COMMA = Dialect(delimiter=",", bom=False)
-SEMICOLON = Dialect(delimiter=";", bom=True)
+COMMA = Dialect(delimiter=",", bom=False, decimal=".")
+SEMICOLON = Dialect(delimiter=";", bom=True, decimal=",")
+
+# The words of a yes/no cell (the entries import reads them back in any language).
+YES = pgettext_lazy("csv value", "yes")
+NO = pgettext_lazy("csv value", "no")
 
 
 def dialect_for(language: str) -> Dialect:
@@ -67,16 +79,24 @@ def dialect_for(language: str) -> Dialect:
     return SEMICOLON if language in SEMICOLON_LANGUAGES else COMMA
 
 
-def cell(value) -> str:
+def yes_no(value: bool) -> str:
+    """Return the word of a yes/no cell in the active language."""
+    return str(YES if value else NO)
+
+
+def cell(value, decimal: str = ".") -> str:
     """Return a value as a cell's text: a neutral cell (see the module's terms).
 
-    ``None`` is an empty cell; a number is written as it is; text that a
-    spreadsheet would run as a formula gets an apostrophe.
+    ``None`` is an empty cell; a number is written as it is, with ``decimal`` as
+    its decimal sign; text that a spreadsheet would run as a formula gets an
+    apostrophe.
     """
     if value is None:
         return ""
-    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
+    if isinstance(value, float | Decimal):
+        return str(value).replace(".", decimal)
     text = str(value)
     if text.startswith(FORMULA_STARTS):
         return "'" + text
@@ -91,7 +111,7 @@ def write(rows: Iterable[Iterable], *, language: str, dialect: Dialect | None = 
         buffer.write(BOM)
     writer = csv.writer(buffer, delimiter=dialect.delimiter, lineterminator="\r\n")
     for row in rows:
-        writer.writerow([cell(value) for value in row])
+        writer.writerow([cell(value, dialect.decimal) for value in row])
     return buffer.getvalue()
 
 

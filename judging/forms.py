@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from championship.models import Round
+from core.collation import sort_key
 from core.l10n import parse_duration
 from core.widgets import Select
 from judging.capture_kinds import CaptureInput
@@ -31,7 +32,15 @@ class MarkForm(forms.Form):
 
     def __init__(self, *args, round_: Round, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["entry"].queryset = seated_entries(round_)
+        field = self.fields["entry"]
+        field.queryset = seated_entries(round_)
+        # The menu by name in the page's alphabetical order (Æ, Ø, Å after Z in Norwegian),
+        # not the database's; the queryset still checks what is chosen.
+        entries = sorted(field.queryset, key=lambda entry: (sort_key(entry.name), entry.pk))
+        field.choices = [
+            ("", field.empty_label),
+            *((entry.pk, field.label_from_instance(entry)) for entry in entries),
+        ]
 
 
 # What a correction may set a result to: a result is pending only until something is recorded.

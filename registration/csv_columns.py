@@ -1,5 +1,19 @@
 """The columns of an entries file: their names in the export, the aliases a header may use
-(``navn``, ``e-post``, ``fødselsdato``, ``ort`` …), and the values a cell may hold."""
+(``navn``, ``e-post``, ``fødselsdato``, ``ort`` …), and the values a cell may hold.
+
+column names
+    The export names its columns in the championship's language ("Betalingsstatus",
+    "Deltaker 1: e-post"); an English file keeps the names it always had
+    (``payment_status``, ``member1_email``). An import reads the names of every
+    language, the English ones and the aliases, so an export of any championship
+    reads back into any other.
+words
+    The same holds for the words of the cells: a status, a payment status, yes
+    or no, the neutral flag ("avmeldt", "betald", "nej", "nøytralt flagg").
+countries
+    A country cell holds a two-letter code or a country's name in English,
+    Norwegian, Swedish or Danish (``registration.countries``).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +21,14 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from django.conf import settings
 from django.utils.translation import gettext as _
-from django_countries import countries
+from django.utils.translation import override, pgettext_lazy
 
 from championship.rules.represents import NEUTRAL
 from core import csvfile
+from core.process_cache import Store
+from registration import countries
 from registration.models import Entry
 
 EXPORT_COLUMNS = (
@@ -41,6 +58,56 @@ MEMBER_FIELDS = (
     "publish_consent",
 )
 MEMBER_COLUMNS = 4
+
+# The export's column names in the active language (an English file: the keys themselves).
+HEADERS = {
+    "category": pgettext_lazy("csv header", "category"),
+    "id": pgettext_lazy("csv header", "id"),
+    "name": pgettext_lazy("csv header", "name"),
+    "status": pgettext_lazy("csv header", "status"),
+    "registered_at": pgettext_lazy("csv header", "registered_at"),
+    "official": pgettext_lazy("csv header", "official"),
+    "fee": pgettext_lazy("csv header", "fee"),
+    "payment_status": pgettext_lazy("csv header", "payment_status"),
+    "payment_reference": pgettext_lazy("csv header", "payment_reference"),
+    "publish_consent": pgettext_lazy("csv header", "publish_consent"),
+    "adult_name": pgettext_lazy("csv header", "adult_name"),
+    "represents": pgettext_lazy("csv header", "represents"),
+    "checked_in_at": pgettext_lazy("csv header", "checked_in_at"),
+}
+# A member's column: "member1_email", "Deltaker 1: e-post".
+MEMBER_HEADER = pgettext_lazy("csv header", "member%(number)s_%(field)s")
+MEMBER_FIELD_HEADERS = {
+    "name": pgettext_lazy("csv member column", "name"),
+    "email": pgettext_lazy("csv member column", "email"),
+    "birth_date": pgettext_lazy("csv member column", "birth_date"),
+    "city": pgettext_lazy("csv member column", "city"),
+    "country": pgettext_lazy("csv member column", "country"),
+    "citizenship": pgettext_lazy("csv member column", "citizenship"),
+    "region": pgettext_lazy("csv member column", "region"),
+    "years_in_region": pgettext_lazy("csv member column", "years_in_region"),
+    "publish_consent": pgettext_lazy("csv member column", "publish_consent"),
+}
+# The words of the export's cells in the active language (an English file: the values).
+STATUS_WORDS = {
+    Entry.Status.CONFIRMED: pgettext_lazy("csv value", "confirmed"),
+    Entry.Status.WAITLISTED: pgettext_lazy("csv value", "waitlisted"),
+    Entry.Status.OFFERED: pgettext_lazy("csv value", "offered"),
+    Entry.Status.WITHDRAWN: pgettext_lazy("csv value", "withdrawn"),
+}
+PAYMENT_WORDS = {
+    Entry.Payment.UNPAID: pgettext_lazy("csv value", "unpaid"),
+    Entry.Payment.PAID: pgettext_lazy("csv value", "paid"),
+    Entry.Payment.REFUNDED: pgettext_lazy("csv value", "refunded"),
+    Entry.Payment.WAIVED: pgettext_lazy("csv value", "waived"),
+}
+NEUTRAL_WORD = pgettext_lazy("csv value", "neutral")
+
+
+def member_header(number: int, field: str) -> str:
+    """Return the name of member ``number``'s column of ``field`` in the active language."""
+    return MEMBER_HEADER % {"number": number, "field": MEMBER_FIELD_HEADERS[field]}
+
 
 # Limits of what an import reads: a club's list is far smaller.
 MAX_FILE_BYTES = 1_000_000
@@ -166,10 +233,71 @@ MEMBER_ALIASES = {
     "years_in_region": {"years in region"},
     "publish_consent": {"publish consent", "consent", "samtykke", "samtycke"},
 }
-MEMBER_PREFIX = re.compile(r"^(?:member|deltaker|deltagare|deltager|medlem)\s?(\d{1,2})\s?(.+)$")
+MEMBER_WORDS = ("member", "deltaker", "deltagare", "deltager", "medlem")
 
 _ENTRY_BY_ALIAS = {alias: key for key, aliases in ENTRY_ALIASES.items() for alias in aliases}
 _MEMBER_BY_ALIAS = {alias: key for key, aliases in MEMBER_ALIASES.items() for alias in aliases}
+
+
+@dataclass(frozen=True)
+class Names:
+    """What an import recognises, in every language: column names and the words of cells.
+
+    ``entry`` and ``member``: each column's names (normalised) with its field;
+    ``member_prefix`` matches a member's column ("deltaker 1 e post"); then the
+    words (casefolded) of a withdrawn status, of each payment status, and of the
+    neutral flag.
+    """
+
+    entry: dict[str, str]
+    member: dict[str, str]
+    member_prefix: re.Pattern
+    withdrawn: frozenset[str]
+    payments: dict[str, str]
+    neutral: frozenset[str]
+
+
+_names: Store[Names] = Store("csv_names", size=1)
+
+
+def _make_names() -> Names:
+    entry, member, words = dict(_ENTRY_BY_ALIAS), dict(_MEMBER_BY_ALIAS), set(MEMBER_WORDS)
+    withdrawn = {Entry.Status.WITHDRAWN.value}
+    payments = {**PAYMENT_ALIASES, **{value: value for value in Entry.Payment.values}}
+    neutral = set(NEUTRAL_WORDS)
+    for language, _name in settings.LANGUAGES:
+        with override(language):
+            for key, label in HEADERS.items():
+                entry.setdefault(_normalise(str(label)), key)
+            for key, label in MEMBER_FIELD_HEADERS.items():
+                member.setdefault(_normalise(str(label)), key)
+            # "Deltaker %(number)s: %(field)s": what comes before the number.
+            word = _normalise(str(MEMBER_HEADER).split("%(number)s")[0])
+            if word:
+                words.add(word)
+            withdrawn |= {
+                str(Entry.Status.WITHDRAWN.label).casefold(),
+                str(STATUS_WORDS[Entry.Status.WITHDRAWN]).casefold(),
+            }
+            for choice, label in Entry.Payment.choices:
+                payments.setdefault(str(label).casefold(), choice)
+                payments.setdefault(str(PAYMENT_WORDS[choice]).casefold(), choice)
+            neutral |= {str(NEUTRAL_WORD).casefold(), str(_("Neutral flag")).casefold()}
+    alternatives = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+    prefix = re.compile(rf"^(?:{alternatives})\s?(\d{{1,2}})\s?(.+)$")
+    return Names(
+        entry=entry,
+        member=member,
+        member_prefix=prefix,
+        withdrawn=frozenset(withdrawn),
+        payments=payments,
+        neutral=frozenset(neutral),
+    )
+
+
+def names() -> Names:
+    """Return what an import recognises (made once per process)."""
+    return _names.get_or_make("names", _make_names)
 
 
 @dataclass(frozen=True)
@@ -187,19 +315,20 @@ def map_header(header: list[str]) -> tuple[dict[int, Column], list[str]]:
     member, unless the file also has that field numbered (``member1_email``).
     A column named twice counts once, the first time.
     """
+    recognised = names()
     columns: dict[int, Column] = {}
     ignored: list[str] = []
     unnumbered: dict[int, Column] = {}
     for position, raw in enumerate(header):
         name = _normalise(raw)
         column = None
-        match = MEMBER_PREFIX.match(name)
-        if match and match.group(2) in _MEMBER_BY_ALIAS and int(match.group(1)) >= 1:
-            column = Column(_MEMBER_BY_ALIAS[match.group(2)], int(match.group(1)))
-        elif name in _ENTRY_BY_ALIAS:
-            column = Column(_ENTRY_BY_ALIAS[name])
-        elif name in _MEMBER_BY_ALIAS:
-            unnumbered[position] = Column(_MEMBER_BY_ALIAS[name], 1)
+        match = recognised.member_prefix.match(name)
+        if match and match.group(2) in recognised.member and int(match.group(1)) >= 1:
+            column = Column(recognised.member[match.group(2)], int(match.group(1)))
+        elif name in recognised.entry:
+            column = Column(recognised.entry[name])
+        elif name in recognised.member:
+            unnumbered[position] = Column(recognised.member[name], 1)
             continue
         if column is None or column in columns.values():
             if raw.strip():
@@ -247,17 +376,54 @@ def parse_date(text: str) -> date:
 
 
 def country_code(text: str) -> str:
-    """Return the ISO code of a country given by code or English name, or "" when unknown."""
-    text = text.strip()
-    if not text:
-        return ""
-    if len(text) == 2:
-        # An ISO code is two ASCII letters: "0²" would pass for a number to the library.
-        return countries.alpha2(text) if text.isascii() and text.isalpha() else ""
-    return countries.by_name(text) or ""
+    """Return the ISO code of a country given by code or name (in en, nb, sv or da), or ""."""
+    return countries.code_of(text)
 
 
-# The neutral flag, as a cell may write it (and the active language's "Neutral flag").
+# A word of a cell of countries: what ``countries.WORD_SEPARATORS`` does not match.
+_WORD = re.compile(r"[^\s,;/]+")
+
+
+def country_parts(text: str) -> list[tuple[str, str]]:
+    """Return the countries of a cell that may hold several, each as (as written, code).
+
+    Codes and names are separated by spaces, commas, semicolons or slashes
+    ("NO SE", "Norge, Sverige"); a name may have several words ("Sri Lanka
+    Norge" is two countries), the longest name first. Words that name no
+    country come as one part with code "" (a run of them, up to a separator
+    other than a space).
+    """
+    words = list(_WORD.finditer(text))
+    longest = countries.longest_name_words()
+    parts: list[tuple[str, str]] = []
+    unknown: tuple[int, int] | None = None  # the span of the run of unknown words
+    index = 0
+    while index < len(words):
+        start = words[index].start()
+        for end_index in range(min(len(words), index + longest), index, -1):
+            written = text[start : words[end_index - 1].end()]
+            code = countries.code_of(written)
+            if code:
+                break
+        if code:
+            if unknown is not None:
+                parts.append((text[unknown[0] : unknown[1]], ""))
+                unknown = None
+            parts.append((written, code))
+            index = end_index
+            continue
+        if unknown is not None and text[unknown[1] : start].strip():
+            parts.append((text[unknown[0] : unknown[1]], ""))
+            unknown = None
+        unknown = (unknown[0] if unknown else start, words[index].end())
+        index += 1
+    if unknown is not None:
+        parts.append((text[unknown[0] : unknown[1]], ""))
+    return parts
+
+
+# The neutral flag, as a cell may write it (and "Neutral flag" and the export's word for it,
+# in every language: ``names``).
 NEUTRAL_WORDS = {
     "neutral",
     "neutral flag",
@@ -270,7 +436,7 @@ NEUTRAL_WORDS = {
 
 
 def represents_code(text: str) -> str:
-    """Return what an entry represents, given by code, English name or the neutral flag.
+    """Return what an entry represents, given by code, name or the neutral flag.
 
     ``neutral`` for the neutral flag, an ISO code for a country, "" for an empty
     cell; ``None`` when the text is neither.
@@ -278,17 +444,21 @@ def represents_code(text: str) -> str:
     text = text.strip()
     if not text:
         return ""
-    word = " ".join(text.split()).casefold()
-    if word in NEUTRAL_WORDS or word == str(_("Neutral flag")).casefold():
+    if " ".join(text.split()).casefold() in names().neutral:
         return NEUTRAL
     return country_code(text) or None
 
 
+def represents_cell(code: str) -> str:
+    """Return what an entry represents as the export writes it: a code, or the neutral flag."""
+    return str(NEUTRAL_WORD) if code == NEUTRAL else code
+
+
 def payment_status_of(text: str) -> str | None:
-    value = text.strip().casefold()
-    if value in Entry.Payment.values:
-        return value
-    for choice, label in Entry.Payment.choices:
-        if value == str(label).casefold():
-            return choice
-    return PAYMENT_ALIASES.get(value)
+    """Return the payment status a cell names (its value, label or word, any language), or None."""
+    return names().payments.get(text.strip().casefold())
+
+
+def is_withdrawn(text: str) -> bool:
+    """Return whether a status cell says withdrawn (its value, label or word, any language)."""
+    return text.strip().casefold() in names().withdrawn

@@ -1,7 +1,14 @@
 """The organiser's export of the entries: one row per entry, its columns (``EXPORT_COLUMNS``),
-then ``member1_name`` … ``member4_publish_consent``. Written by ``core.csvfile``:
-for an nb, sv or da championship separated by semicolons with a byte-order mark, so that
-a Nordic Excel opens it as columns and reads æ, ø, å, ä and ö right; for an en one by commas."""
+then each member's (``member1_name`` … ``member4_publish_consent``). Written by
+``core.csvfile``: for an nb, sv or da championship separated by semicolons with a
+byte-order mark and a decimal comma, so that a Nordic Excel opens it as columns, reads æ,
+ø, å, ä and ö right and the fee as a number; for an en one by commas.
+
+The column names and the words of the cells (a status, yes or no) are in the active
+language, the championship's when the export's view asks for them
+(``registration.csv_columns``): "Betalingsstatus", "betalt", "ja". The entries import
+reads them back in any language.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +17,30 @@ from datetime import datetime
 from django.utils import timezone
 
 from championship.models import Championship
-from registration.csv_columns import EXPORT_COLUMNS, MEMBER_COLUMNS, MEMBER_FIELDS
+from core import csvfile
+from registration.csv_columns import (
+    EXPORT_COLUMNS,
+    HEADERS,
+    MEMBER_COLUMNS,
+    MEMBER_FIELDS,
+    PAYMENT_WORDS,
+    STATUS_WORDS,
+    member_header,
+    represents_cell,
+)
 
 # Export ---------------------------------------------------------------------------------------
 
 
 def export_header(member_columns: int = MEMBER_COLUMNS, questions=()) -> list[str]:
-    """Return the export's column names: the organiser's questions last, by their text."""
+    """Return the export's column names in the active language: the questions last, by text."""
     members = [
-        f"member{number}_{name}"
+        member_header(number, name)
         for number in range(1, member_columns + 1)
         for name in MEMBER_FIELDS
     ]
-    return [*EXPORT_COLUMNS, *members, *(question.text for question in questions)]
+    entry = [str(HEADERS[key]) for key in EXPORT_COLUMNS]
+    return [*entry, *members, *(question.text for question in questions)]
 
 
 # Several choices in one cell: the import splits at this.
@@ -34,7 +52,7 @@ def answer_cell(question, value) -> str:
     if value is None or value == "" or value == []:
         return ""
     if isinstance(value, bool):
-        return _yes_no(value)
+        return csvfile.yes_no(value)
     if isinstance(value, list):
         return CHOICES_SEPARATOR.join(value)
     return str(value)
@@ -46,8 +64,9 @@ def _local_iso(moment: datetime | None, championship: Championship) -> str:
     return timezone.localtime(moment, championship.tzinfo).isoformat()
 
 
-def _yes_no(value: bool) -> str:
-    return "yes" if value else "no"
+def _word(words: dict, value: str) -> str:
+    """Return a value's word in the active language (a value without one as it is)."""
+    return str(words[value]) if value in words else value
 
 
 def _citizenship_text(citizenship) -> str:
@@ -69,15 +88,15 @@ def export_rows(championship: Championship, rows) -> list[list]:
             entry.category.key,
             entry.ref,
             entry.name,
-            entry.status,
+            _word(STATUS_WORDS, entry.status),
             _local_iso(entry.registered_at, championship),
-            _yes_no(row.official),
+            csvfile.yes_no(row.official),
             entry.fee,
-            entry.payment_status,
+            _word(PAYMENT_WORDS, entry.payment_status),
             entry.payment_reference,
-            _yes_no(entry.publish_consent),
+            csvfile.yes_no(entry.publish_consent),
             entry.adult_name,
-            entry.represents,
+            represents_cell(entry.represents),
             _local_iso(entry.checked_in_at, championship),
         ]
         for person in row.members:
@@ -90,7 +109,7 @@ def export_rows(championship: Championship, rows) -> list[list]:
                 _citizenship_text(person.citizenship),
                 person.region,
                 "" if person.years_in_region is None else person.years_in_region,
-                _yes_no(person.publish_consent),
+                csvfile.yes_no(person.publish_consent),
             ]
         cells += [""] * (len(MEMBER_FIELDS) * (member_columns - len(row.members)))
         cells += [answer_cell(question, entry.answers.get(question.ref)) for question in questions]

@@ -31,12 +31,15 @@ from django.utils.translation import gettext_lazy as _
 
 from championship import bounds
 from championship.models import Category
+from registration import countries
 from registration.csv_columns import (
     DATE_FORMATS,
     MAX_LENGTHS,
     NO,
     YES,
     country_code,
+    country_parts,
+    is_withdrawn,
     parse_date,
     payment_status_of,
     represents_code,
@@ -46,7 +49,9 @@ from registration.validation import MemberData
 
 # The code of an over-long text's error: the one error that does not refuse the field.
 TOO_LONG = "too_long"
-NOT_A_COUNTRY = _("“%(value)s” is not a country: write its two-letter code, e.g. NO.")
+NOT_A_COUNTRY = _(
+    "“%(value)s” is not a country: write its name or its two-letter code, e.g. Norway or NO."
+)
 
 
 class CellField(forms.Field):
@@ -151,7 +156,7 @@ class DateCell(CellField, forms.DateField):
 
 
 class CountryCell(CellField):
-    """A country, by its two-letter code or English name; its code."""
+    """A country, by its two-letter code or its name in en, nb, sv or da; its code."""
 
     default_error_messages = {"invalid": NOT_A_COUNTRY}
 
@@ -173,8 +178,8 @@ class RepresentsCell(CellField):
 
     default_error_messages = {
         "invalid": _(
-            "Country represented: “%(value)s” is not a country: write its two-letter code, "
-            "e.g. NO, or “neutral” for the neutral flag."
+            "Country represented: “%(value)s” is not a country: write its name or its "
+            "two-letter code, e.g. Norway or NO, or “neutral” for the neutral flag."
         )
     }
 
@@ -188,7 +193,8 @@ class RepresentsCell(CellField):
 class CitizenshipCell(CellField):
     """Countries (``CountryCell``) separated by spaces, commas, semicolons or slashes; their codes.
 
-    Each country that is not one is a problem of its own; the row keeps the others.
+    A name may have several words ("Sri Lanka", ``csv_columns.country_parts``). Each
+    country that is not one is a problem of its own; the row keeps the others.
     More than ``championship.bounds.CITIZENSHIPS_MAX`` are one problem, and the row
     keeps none.
     """
@@ -196,26 +202,27 @@ class CitizenshipCell(CellField):
     default_error_messages = {"invalid": NOT_A_COUNTRY}
     SEPARATORS = re.compile(r"[\s,;/]+")
 
-    def _parts(self, value) -> list[str]:
-        return [part for part in self.SEPARATORS.split(value or "") if part]
-
-    def _codes(self, value) -> list[tuple[str, str]]:
-        return [(part, country_code(part)) for part in self._parts(value)]
+    def _codes(self, value) -> list[tuple[str, str]] | None:
+        """Return each country as written with its code; ``None`` for too many."""
+        words = len([word for word in self.SEPARATORS.split(value or "") if word])
+        # Refused before any is looked up: a cell may hold tens of thousands.
+        if words > bounds.CITIZENSHIPS_MAX * countries.longest_name_words():
+            return None
+        parts = country_parts(value or "")
+        return None if len(parts) > bounds.CITIZENSHIPS_MAX else parts
 
     def to_python(self, value):
-        # Refused before any is looked up: a cell may hold tens of thousands.
-        if len(self._parts(value)) > bounds.CITIZENSHIPS_MAX:
-            raise ValidationError(bounds.citizenships_message(), code="too_many")
         codes = self._codes(value)
+        if codes is None:
+            raise ValidationError(bounds.citizenships_message(), code="too_many")
         errors = [self.refusal(part) for part, code in codes if not code]
         if errors:
             raise ValidationError(errors)
         return tuple(code for _part, code in codes)
 
     def kept(self, value):
-        if len(self._parts(value)) > bounds.CITIZENSHIPS_MAX:
-            return ()
-        return tuple(code for _part, code in self._codes(value) if code)
+        codes = self._codes(value)
+        return () if codes is None else tuple(code for _part, code in codes if code)
 
 
 class YearsCell(CellField):
@@ -275,12 +282,8 @@ class WithdrawnCell(CellField):
     """Whether the status says the entry is withdrawn; any other status is not taken over."""
 
     def to_python(self, value):
-        status = (value or "").casefold()
-        # The label is translated only for a cell that says something.
-        return bool(status) and (
-            status == Entry.Status.WITHDRAWN
-            or status == str(Entry.Status.WITHDRAWN.label).casefold()
-        )
+        # The status's value, label or the export's word for it, in any language.
+        return is_withdrawn(value or "")
 
 
 class CategoryCell(CellField):

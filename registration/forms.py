@@ -6,11 +6,11 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from django_countries import countries
 
 from championship.models import Category
 from championship.rules.represents import NEUTRAL
 from core.widgets import Select
+from registration import countries
 from registration.models import Question
 from registration.questions import MAX_TEXT, questions_for
 from registration.regions import region_choices
@@ -18,7 +18,17 @@ from registration.validation import MemberData
 
 
 def country_choices():
-    return [("", "—"), *countries]
+    """Return a country menu's choices: none, then every country in the language's order."""
+    return [("", "—"), *countries.menu()]
+
+
+def represents_choices(rules) -> list[tuple[str, str]]:
+    """Return the choices of the country an entry represents: none, the neutral flag, countries."""
+    return [
+        ("", "—"),
+        *([(NEUTRAL, _("Neutral flag"))] if rules.neutral_flag_allowed else []),
+        *countries.menu(),
+    ]
 
 
 class MemberForm(forms.Form):
@@ -250,11 +260,7 @@ class EntryForm(forms.Form):
             del self.fields["represents"]
             return
         field = self.fields["represents"]
-        field.choices = [
-            ("", "—"),
-            *([(NEUTRAL, _("Neutral flag"))] if rules.neutral_flag_allowed else []),
-            *countries,
-        ]
+        field.choices = represents_choices(rules)
         if category.kind == "team":
             field.help_text = _("The country the team declares. Empty: most members' nationality.")
         elif category.max_members > 1:
@@ -289,11 +295,7 @@ class RepresentsForm(forms.Form):
         super().__init__(*args, **kwargs)
         rules = category.championship.rules
         field = self.fields["represents"]
-        field.choices = [
-            ("", "—"),
-            *([(NEUTRAL, _("Neutral flag"))] if rules.neutral_flag_allowed else []),
-            *countries,
-        ]
+        field.choices = represents_choices(rules)
         if category.kind == "team":
             field.help_text = _("The country the team declares.")
         elif category.max_members > 1:

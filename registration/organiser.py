@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -269,7 +270,7 @@ def new_link(request, championship, pk):
     def action():
         rotated = services.entry_rotate_manage_link(entry=entry)
         found = {"name": rotated.name, "url": notifications.manage_url(rotated)}
-        if rotated.contact_email and not notifications.latest_failed(
+        if notifications.recipients(rotated) and not notifications.latest_failed(
             rotated, notifications.Kind.NEW_LINK
         ):
             return (
@@ -303,9 +304,10 @@ EXPORT_DIALECTS = {"comma": csvfile.COMMA, "semicolon": csvfile.SEMICOLON}
 def export(request, championship):
     """Download the entries as CSV: one category (``?category=``) or all of them.
 
-    The file is in the championship's dialect (``core.csvfile``): semicolons
-    and a byte-order mark for nb, sv and da, commas for en; ``?delimiter=comma`` or
-    ``semicolon`` asks for the other one.
+    The file is in the championship's dialect (``core.csvfile``): semicolons,
+    a byte-order mark and a decimal comma for nb, sv and da, commas for en;
+    ``?delimiter=comma`` or ``semicolon`` asks for the other one. Its column names
+    and words are in the championship's language, whatever the page's.
     """
     categories = list(championship.categories.order_by("order", "key"))
     key = request.GET.get("category", "")
@@ -314,9 +316,11 @@ def export(request, championship):
         if not categories:
             raise Http404(_("There is no such category in this championship."))
     rows = selectors.entry_rows(selectors.entries_with_members(categories), championship)
+    with translation.override(championship.language):
+        table = csv_export.export_rows(championship, rows)
     return csvfile.response(
         f"{championship.slug}-{key or 'entries'}.csv",
-        csv_export.export_rows(championship, rows),
+        table,
         language=championship.language,
         dialect=EXPORT_DIALECTS.get(request.GET.get("delimiter", "")),
     )

@@ -35,9 +35,11 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Cast
+from django.utils.translation import get_language
 
 from championship.models import Category, Championship
 from championship.rules import eligibility
+from core import collation
 from registration import payment
 from registration.models import Entry, EntryMember, Person
 from registration.validation import member_data_of
@@ -416,8 +418,10 @@ def checkin_page(
     """Return a page of the entries an organiser finds at the check-in desk (of ``EntryRow``).
 
     Found by name, members, e-mail or payment reference; every entry when
-    ``query`` is empty. Confirmed entries come first, then by name; the others are
-    shown so that the desk can tell an entrant why there is nothing to check in.
+    ``query`` is empty. Confirmed entries come first, then by name in the active
+    language's alphabetical order (``core.collation``: Æ, Ø, Å after Z in
+    Norwegian); the others are shown so that the desk can tell an entrant why
+    there is nothing to check in.
     ``leaving_out`` is an entry not to list (the one just scanned, shown above).
     """
     query = query.strip()
@@ -436,7 +440,14 @@ def checkin_page(
             continue
         found.append((pk, status, name))
     confirmed_first = {Entry.Status.CONFIRMED: 0, Entry.Status.WAITLISTED: 1}
-    found.sort(key=lambda entry: (confirmed_first.get(entry[1], 2), entry[2].casefold(), entry[0]))
+    language = get_language()
+    found.sort(
+        key=lambda entry: (
+            confirmed_first.get(entry[1], 2),
+            collation.sort_key(entry[2], language),
+            entry[0],
+        )
+    )
     shown = _paged([values[0] for values in found], page, per_page)
     rows = _page_rows(
         entries_with_members(championship.categories.all()), championship, list(shown.object_list)

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -20,7 +21,7 @@ from django.views.decorators.http import require_GET
 from championship.middleware import activate, finds_own_championship
 from championship.models import Championship, Round
 from core import csvfile
-from results import selectors
+from results import csv_export, selectors
 from results.live_poll import (
     Polled,
     UnknownHeat,
@@ -241,55 +242,11 @@ def screen(request, championship_slug, round_key):
     )
 
 
-CSV_COLUMNS = [
-    "place",
-    "official_place",
-    "entry",
-    "name",
-    "members",
-    "represents",
-    "heat",
-    "table",
-    "outcome",
-    "time",
-    "penalty_seconds",
-    "final_seconds",
-    "counted_pieces",
-    "official",
-    "qualified",
-    "qualified_by",
-    "prize",
-    "pieces_per_minute",
-    "results",
-]
-
-
-def _csv_response(
-    filename: str,
-    rows: list[dict],
-    *,
-    language: str,
-    official,
-    with_round: bool = False,
-) -> HttpResponse:
-    """Write result rows; ``official(row)``: whether the row's round is signed off."""
-    columns = (["round"] if with_round else []) + CSV_COLUMNS
-    table = [columns]
-    for row in rows:
-        values = {
-            **row,
-            "entry": row["entry"]["id"],
-            "name": row["entry"]["name"] or "",
-            "members": "; ".join(row["entry"]["members"]),
-            "represents": row["entry"]["represents"] or "",
-            "official": "yes" if row["official"] else "no",
-            "qualified": "yes" if row["qualified"] else "no",
-            "qualified_by": row["qualified_by"] or "",
-            # Each row says whether its round's results are official or still provisional.
-            "results": "official" if official(row) else "provisional",
-        }
-        table.append([values.get(c) for c in columns])
-    return csvfile.response(filename, table, language=language)
+def _csv_response(filename: str, championship: Championship, table) -> HttpResponse:
+    """Write the table ``table()`` makes, in the championship's language and dialect."""
+    with translation.override(championship.language):
+        lines = table()
+    return csvfile.response(filename, lines, language=championship.language)
 
 
 @finds_own_championship
@@ -300,9 +257,13 @@ def round_csv(request, championship_slug, round_key):
     standings = selectors.round_standings(round_)
     return _csv_response(
         f"{championship_slug}-{round_key}.csv",
-        standings["rows"],
-        language=round_.category.championship.language,
-        official=lambda row: standings["official"],
+        round_.category.championship,
+        lambda: csv_export.table(
+            standings["rows"],
+            round_key=lambda row: round_.key,
+            heats=csv_export.heat_labels(round=round_),
+            official=lambda row: standings["official"],
+        ),
     )
 
 
@@ -314,14 +275,17 @@ def category_csv(request, championship_slug, category_key):
     category = championship and championship.categories.filter(key=category_key).first()
     if category is None:
         raise Http404(_("There is no such category."))
-    rows = selectors.category_standings(category)
     signed_off = set(
         category.rounds.filter(state=Round.State.PUBLISHED).values_list("key", flat=True)
     )
     return _csv_response(
         f"{championship_slug}-{category_key}.csv",
-        rows,
-        language=championship.language,
-        official=lambda row: row["round"] in signed_off,
-        with_round=True,
+        championship,
+        lambda: csv_export.table(
+            selectors.category_standings(category),
+            round_key=lambda row: row["round"],
+            heats=csv_export.heat_labels(round__category=category),
+            official=lambda row: row["round"] in signed_off,
+            with_round=True,
+        ),
     )

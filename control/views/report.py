@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -87,6 +88,7 @@ def round_report_page(request, championship, round_key):
     return render(request, REPORT, context)
 
 
+# The CSV's columns; their names in the championship's language (an English file: the keys).
 CSV_COLUMNS = (
     "section",
     "key",
@@ -120,6 +122,43 @@ CSV_COLUMNS_AFTER = (
 )
 
 
+CSV_HEADERS = {
+    "section": pgettext_lazy("csv header", "section"),
+    "key": pgettext_lazy("csv header", "key"),
+    "name": pgettext_lazy("csv header", "name"),
+    "seated": pgettext_lazy("csv header", "seated"),
+    "completed": pgettext_lazy("csv header", "completed"),
+    "unfinished": pgettext_lazy("csv header", "unfinished"),
+    "invalid": pgettext_lazy("csv header", "invalid"),
+    "dns": pgettext_lazy("csv header", "dns"),
+    "dsq": pgettext_lazy("csv header", "dsq"),
+    "puzzling": pgettext_lazy("csv header", "puzzling"),
+    "median": pgettext_lazy("csv header", "median"),
+    "median_seconds": pgettext_lazy("csv header", "median_seconds"),
+    "q1_seconds": pgettext_lazy("csv header", "q1_seconds"),
+    "q3_seconds": pgettext_lazy("csv header", "q3_seconds"),
+    "iqr_seconds": pgettext_lazy("csv header", "iqr_seconds"),
+    "fastest_seconds": pgettext_lazy("csv header", "fastest_seconds"),
+    "slowest_seconds": pgettext_lazy("csv header", "slowest_seconds"),
+    "missing_reports": pgettext_lazy("csv header", "missing_reports"),
+    "missing_pieces": pgettext_lazy("csv header", "missing_pieces"),
+    "adjacent_reports": pgettext_lazy("csv header", "adjacent_reports"),
+    "adjacent_pieces": pgettext_lazy("csv header", "adjacent_pieces"),
+    "own_starts": pgettext_lazy("csv header", "own_starts"),
+    "corrections": pgettext_lazy("csv header", "corrections"),
+    "scheduled_start": pgettext_lazy("csv header", "scheduled_start"),
+    "started_at": pgettext_lazy("csv header", "started_at"),
+    "minutes_late": pgettext_lazy("csv header", "minutes_late"),
+    "flags": pgettext_lazy("csv header", "flags"),
+}
+FINISHED_BY_HEADER = pgettext_lazy("csv header", "finished_by_minute_%(minute)s")
+SECTION_WORDS = {
+    "round": pgettext_lazy("csv value", "round"),
+    "heat": pgettext_lazy("csv value", "heat"),
+    "group": pgettext_lazy("csv value", "group"),
+}
+
+
 def _instant(moment) -> str | None:
     return None if moment is None else timezone.localtime(moment).isoformat(timespec="seconds")
 
@@ -130,10 +169,17 @@ def _seconds(ms: int | None) -> int | None:
 
 
 def csv_rows(report: RoundReport) -> list[list]:
-    """Return the report as a table: a header, the round, each heat, each group of tables."""
+    """Return the report as a table: a header, the round, each heat, each group of tables.
+
+    Its column names and section words are in the active language.
+    """
     marks = report.checkpoints
-    header = [*CSV_COLUMNS, *(f"finished_by_minute_{minute}" for minute in marks)]
-    rows = [[*header, *CSV_COLUMNS_AFTER]]
+    header = [
+        *(str(CSV_HEADERS[column]) for column in CSV_COLUMNS),
+        *(FINISHED_BY_HEADER % {"minute": minute} for minute in marks),
+        *(str(CSV_HEADERS[column]) for column in CSV_COLUMNS_AFTER),
+    ]
+    rows = [header]
     sections = [("round", report.whole)]
     sections += [("heat", heat) for heat in report.heats]
     sections += [("group", group) for group in report.groups]
@@ -148,7 +194,7 @@ def csv_rows(report: RoundReport) -> list[list]:
         ]
         rows.append(
             [
-                section,
+                str(SECTION_WORDS[section]),
                 summary.key,
                 summary.label,
                 summary.seated,
@@ -185,10 +231,13 @@ def csv_rows(report: RoundReport) -> list[list]:
 @require_GET
 @role_required(Role.HEAD_JUDGE)
 def round_report_csv(request, championship, round_key):
-    """Download a round's report as CSV: a row for the round, each heat, each group of tables."""
+    """Download a round's report as CSV: a row for the round, each heat, each group of tables.
+
+    In the championship's language and dialect (``core.csvfile``), whatever the page's.
+    """
     round_ = round_or_404(championship, round_key)
+    with translation.override(championship.language):
+        rows = csv_rows(round_report(round_))
     return csvfile.response(
-        f"{championship.slug}-{round_.key}-report.csv",
-        csv_rows(round_report(round_)),
-        language=championship.language,
+        f"{championship.slug}-{round_.key}-report.csv", rows, language=championship.language
     )

@@ -182,7 +182,8 @@ def test_the_organiser_pages_through_and_searches_the_long_lists(page, live_serv
     expect(results.locator(".pager-at")).to_have_text("Entries 1–50 of 131")
     results.locator("a[rel=next]").click()
     expect(results.locator(".pager-at")).to_have_text("Entries 51–100 of 131")
-    expect(results.locator(".entry-name").first).to_have_text("Deltaker 050")
+    # In English, "Ærlig Åsen" is among the A's (first), so page 2 starts a name earlier.
+    expect(results.locator(".entry-name").first).to_have_text("Deltaker 049")
     judging_shot(page, "lists-4-checkin-laptop-page-2")
     page.locator("#checkin-q").fill("åsen")
     expect(results).to_contain_text("1 entry found for “åsen”.")

@@ -9,6 +9,7 @@ import codecs
 import csv
 import io
 from datetime import UTC, date, datetime
+from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -119,10 +120,23 @@ def test_a_cell_that_would_run_as_a_formula_gets_an_apostrophe(value, cell):
     assert csvfile.cell(value) == cell
 
 
+def test_a_nordic_file_writes_a_decimal_comma_and_an_english_one_a_decimal_point():
+    rows = [["fee", "pace", "place", "name"], [Decimal("200.50"), 10.8, 3, "1.5 kg"]]
+    assert csvfile.write(rows, language="sv") == (
+        "\ufefffee;pace;place;name\r\n200,50;10,8;3;1.5 kg\r\n"
+    )
+    assert csvfile.write(rows, language="en") == "fee,pace,place,name\r\n200.50,10.8,3,1.5 kg\r\n"
+    # Asked for with commas, a Nordic file takes the decimal point too (else "200,50" in quotes).
+    assert csvfile.write(rows, language="nb", dialect=csvfile.COMMA).splitlines()[1] == (
+        "200.50,10.8,3,1.5 kg"
+    )
+    assert csvfile.cell(Decimal("-3.25"), ",") == "-3,25"
+
+
 def test_the_dialect_follows_the_language():
     assert csvfile.dialect_for("nb") == csvfile.dialect_for("sv") == csvfile.dialect_for("da")
-    assert csvfile.dialect_for("nb") == csvfile.Dialect(delimiter=";", bom=True)
-    assert csvfile.dialect_for("en") == csvfile.Dialect(delimiter=",", bom=False)
+    assert csvfile.dialect_for("nb") == csvfile.Dialect(delimiter=";", bom=True, decimal=",")
+    assert csvfile.dialect_for("en") == csvfile.Dialect(delimiter=",", bom=False, decimal=".")
     assert csvfile.write([["a", "b"], ["1", "2"]], language="sv") == "\ufeffa;b\r\n1;2\r\n"
     assert csvfile.write([["a", "b"], ["1", "2"]], language="en") == "a,b\r\n1,2\r\n"
 

@@ -159,11 +159,11 @@ def test_the_csv_says_whether_the_results_are_official(client, dm):
     url = reverse("results:round_csv", args=[championship.slug, prelim.key])
     lines = client.get(url).content.decode("utf-8-sig").splitlines()
     header = lines[0].split(";")
-    column = header.index("results")
-    assert {line.split(";")[column] for line in lines[1:]} == {"provisional"}
+    column = header.index("Resultatstatus")  # a Danish championship's file
+    assert {line.split(";")[column] for line in lines[1:]} == {"foreløbige"}
     official.round_sign_off(round_=prelim, by=None)
     lines = client.get(url).content.decode("utf-8-sig").splitlines()
-    assert {line.split(";")[column] for line in lines[1:]} == {"official"}
+    assert {line.split(";")[column] for line in lines[1:]} == {"officielle"}
 
 
 def test_the_api_signs_off_for_head_judges_and_asks_before_advancing_from_provisional(dm):

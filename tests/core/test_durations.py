@@ -236,18 +236,19 @@ def test_the_round_report(english, timed):
     text = english.get(csv_url).content.decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text), delimiter=";"))  # a Norwegian championship
     median = format_duration((SLOW_MS + FAST_MS) // 2)
-    assert rows[0]["median"] == median == "0:37:18"
+    assert rows[0]["Median"] == median == "0:37:18"
 
 
 def test_the_results_csv(english, timed):
     url = reverse("results:round_csv", args=[timed.championship.slug, timed.key])
     text = english.get(url).content.decode("utf-8-sig")
     # A Norwegian championship: semicolons, as a Nordic spreadsheet reads them.
-    rows = {row["name"]: row for row in csv.DictReader(io.StringIO(text), delimiter=";")}
-    assert rows["Ida Time"]["time"] == format_duration(SLOW_MS)
-    assert rows["Ola Fast"]["time"] == format_duration(FAST_MS)
+    rows = {row["Navn"]: row for row in csv.DictReader(io.StringIO(text), delimiter=";")}
+    assert rows["Ida Time"]["Tid"] == format_duration(SLOW_MS)
+    assert rows["Ola Fast"]["Tid"] == format_duration(FAST_MS)
     # The column for sums and sorting keeps its whole seconds.
-    assert (rows["Ida Time"]["final_seconds"], rows["Ola Fast"]["final_seconds"]) == ("3723", "754")
+    final = "Sluttid (sekunder)"
+    assert (rows["Ida Time"][final], rows["Ola Fast"][final]) == ("3723", "754")
 
 
 def test_the_diplomas(english, timed):

@@ -3,6 +3,7 @@
 from datetime import UTC, date, datetime
 
 import pytest
+from django.utils import translation
 
 from registration import csv_export, services
 from registration.models import Entry, Person
@@ -93,26 +94,39 @@ def test_the_export_has_one_row_per_entry_with_its_members(organiser_client, fut
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert f'filename="rm-{NEXT_YEAR}-entries.csv"' in response["Content-Disposition"]
     rows = read_export(response)
-    assert list(rows[0]) == csv_export.export_header()
-    assert [row["name"] for row in rows] == ["Kari Nordmann", "Bitene"]
+    # A Norwegian championship: the columns and words in Norwegian, whatever the page's language.
+    with translation.override("nb"):
+        assert list(rows[0]) == csv_export.export_header()
+    assert list(rows[0])[:4] == ["Kategori", "ID", "Navn", "Status"]
+    assert [row["Navn"] for row in rows] == ["Kari Nordmann", "Bitene"]
     first, team = rows
-    assert first["category"] == "individual" and first["id"] == kari.ref
-    assert first["registered_at"] == f"{NEXT_YEAR}-01-11T00:30:00+01:00"
-    assert first["checked_in_at"] == f"{NEXT_YEAR}-03-14T08:45:00+01:00"
-    assert (first["official"], first["fee"], first["payment_status"]) == ("yes", "200.00", "paid")
-    assert (first["payment_reference"], first["publish_consent"]) == ("VIPPS-1", "yes")
-    assert first["member1_birth_date"] == "1980-01-01"
-    assert first["member1_citizenship"] == "NO,SE"
-    assert first["member2_name"] == ""
-    assert team["official"] == "no"  # nobody of the team lives in Rogaland
-    assert [team[f"member{n}_name"] for n in range(1, 5)] == ["Lag 1", "Lag 2", "Lag 3", "Lag 4"]
+    assert first["Kategori"] == "individual" and first["ID"] == kari.ref
+    assert first["Status"] == "bekreftet"
+    assert first["Påmeldt"] == f"{NEXT_YEAR}-01-11T00:30:00+01:00"
+    assert first["Sjekket inn"] == f"{NEXT_YEAR}-03-14T08:45:00+01:00"
+    assert (first["Offisiell"], first["Deltakeravgift"], first["Betalingsstatus"]) == (
+        "ja",
+        "200,00",
+        "betalt",
+    )
+    assert (first["Betalingsreferanse"], first["Samtykke til publisering"]) == ("VIPPS-1", "ja")
+    assert first["Deltaker 1: fødselsdato"] == "1980-01-01"
+    assert first["Deltaker 1: statsborgerskap"] == "NO,SE"
+    assert first["Deltaker 2: navn"] == ""
+    assert team["Offisiell"] == "nei"  # nobody of the team lives in Rogaland
+    assert [team[f"Deltaker {n}: navn"] for n in range(1, 5)] == [
+        "Lag 1",
+        "Lag 2",
+        "Lag 3",
+        "Lag 4",
+    ]
 
 
 def test_the_export_of_one_category(organiser_client, future):
     register(future, "individual", [member("Solo", "solo@example.org")])
     register(future, "pair", [member("En", "en@example.org"), member("To", "to@example.org")])
     response = organiser_client.get(f"/{future.slug}/manage/entries/export.csv?category=pair")
-    assert [row["name"] for row in read_export(response)] == ["En & To"]
+    assert [row["Navn"] for row in read_export(response)] == ["En & To"]
     missing = organiser_client.get(f"/{future.slug}/manage/entries/export.csv?category=nope")
     assert missing.status_code == 404
 
@@ -121,13 +135,16 @@ def test_the_export_keeps_spreadsheets_from_running_formulas(organiser_client, f
     register(future, "individual", [member("=HYPERLINK(1)", "f@example.org")])
     response = organiser_client.get(f"/{future.slug}/manage/entries/export.csv")
     (row,) = read_export(response)
-    assert row["name"] == "'=HYPERLINK(1)"
+    assert row["Navn"] == "'=HYPERLINK(1)"
 
 
 def test_the_export_can_use_commas(organiser_client, future):
     register(future, "individual", [member("Solo", "solo@example.org")])
     response = organiser_client.get(f"/{future.slug}/manage/entries/export.csv?delimiter=comma")
-    assert response.content.decode("utf-8").startswith("category,id,name,")
+    text = response.content.decode("utf-8")
+    assert text.startswith("Kategori,ID,Navn,")
+    # A spreadsheet that splits at commas reads a decimal point.
+    assert ",200.00," in text.splitlines()[1]
 
 
 # Round trip ------------------------------------------------------------------------------------

@@ -84,12 +84,14 @@ def problems_of(text, championship, **kwargs) -> list[list[str]]:
         (
             "member2_country",
             "Atlantis",
-            "Member 2: “Atlantis” is not a country: write its two-letter code, e.g. NO.",
+            "Member 2: “Atlantis” is not a country: write its name or its two-letter code, "
+            "e.g. Norway or NO.",
         ),
         (
             "member2_citizenship",
             "NO XX",
-            "Member 2: “XX” is not a country: write its two-letter code, e.g. NO.",
+            "Member 2: “XX” is not a country: write its name or its two-letter code, "
+            "e.g. Norway or NO.",
         ),
         ("member2_years_in_region", "121", "Member 2: “121” is not a number of years."),
         ("member2_years_in_region", "-1", "Member 2: “-1” is not a number of years."),
@@ -161,7 +163,9 @@ def test_the_officiality_is_told_of_the_citizenships_that_are_countries(db):
             "individual,Stina,stina@example.se,1980-01-01,SE/XX",
         ]
     )
-    not_a_country = "Member 1: “XX” is not a country: write its two-letter code, e.g. NO."
+    not_a_country = (
+        "Member 1: “XX” is not a country: write its name or its two-letter code, e.g. Norway or NO."
+    )
     # The member's own officiality error is left out: the citizenship is reported already.
     assert problems_of(text, sm) == [
         [

@@ -94,7 +94,7 @@ def test_a_championship_whose_entries_represent_no_country_exports_the_column_em
 ):
     register(future, "individual", [member("Kari Nordmann", "kari@example.org", country="NO")])
     rows = read_csv(organiser_client.get(f"/{future.slug}/manage/entries/export.csv"))
-    assert rows[0]["represents"] == ""
+    assert rows[0]["Representerer"] == ""  # a Norwegian championship
 
 
 # Header and cells -------------------------------------------------------------------------------
@@ -177,8 +177,8 @@ def test_each_refused_value_is_a_problem_of_its_own_row(world):
         [],
         ["Sweden is not a nationality of the entry's members: choose one of theirs."],
         [
-            "Country represented: “Atlantis” is not a country: write its two-letter code, "
-            "e.g. NO, or “neutral” for the neutral flag."
+            "Country represented: “Atlantis” is not a country: write its name or its "
+            "two-letter code, e.g. Norway or NO, or “neutral” for the neutral flag."
         ],
         ["France is not a nationality of the entry's members: choose one of theirs."],
     ]

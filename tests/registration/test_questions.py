@@ -191,10 +191,11 @@ def test_the_organiser_sees_them_and_the_csv_round_trips_them(client, asked):
     assert "<dt>Diet</dt><dd>Vegetarian, Gluten-free</dd>" in listing
     exported = client.get(f"/{asked.slug}/manage/entries/export.csv?category=individual")
     (row,) = read_export(exported)
+    # The question's text as it was written; the yes of a Norwegian championship's file.
     assert (row["T-shirt size"], row["Diet"], row["First championship?"]) == (
         "M",
         "Vegetarian; Gluten-free",
-        "yes",
+        "ja",
     )
     # Imported again (as a new entrant): the answers come back.
     Entry.objects.all().delete()

@@ -152,10 +152,10 @@ def test_no_personal_data_in_public_results(client, championship, final):
 def test_the_round_csv(client, championship, final):
     add_results(championship, final, 2)
     response = client.get(f"/{championship.slug}/results/{final.key}.csv")
-    text = response.content.decode("utf-8-sig")  # an nb championship: semicolons
+    text = response.content.decode("utf-8-sig")  # an nb championship: semicolons, in Norwegian
     rows = list(csv.DictReader(io.StringIO(text), delimiter=";"))
-    assert [row["place"] for row in rows] == ["1", "2"]
-    assert rows[0]["final_seconds"] == "1800" and rows[0]["official"] == "yes"
+    assert [row["Plassering"] for row in rows] == ["1", "2"]
+    assert rows[0]["Sluttid (sekunder)"] == "1800" and rows[0]["Offisiell"] == "ja"
 
 
 def test_the_category_standings_and_podium(client, championship, final):
