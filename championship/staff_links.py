@@ -46,6 +46,7 @@ from django.utils.translation import ngettext
 from championship import outbox, staff
 from championship.models import Championship, ChampionshipRole, OutgoingMail, SignInLink
 from core import site_url, tokens
+from core.people import person_name
 
 logger = logging.getLogger(__name__)
 
@@ -266,9 +267,7 @@ def _queue_mail(link: SignInLink) -> None:
             "role": Role(link.role).label,
             "championship": championship,
             "sign_in_url": base_url + reverse("sign_in", kwargs={"token": outbox.SECRET}),
-            "organiser": (link.created_by.get_full_name() or link.created_by.get_username())
-            if link.created_by
-            else "",
+            "organiser": person_name(link.created_by) if link.created_by else "",
         }
         subject = render_to_string("championship/email/sign_in_link_subject.txt", context)
         body = render_to_string("championship/email/sign_in_link.txt", context)

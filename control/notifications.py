@@ -1,12 +1,12 @@
 """E-mails that tell entrants what concerns them: their seat, their next round, their result.
 
 Each mail goes through the outbox (``championship.outbox``) in the transaction
-of the change that causes it, in the language the entry registered in, to the
-entry's contact address; an entry without one gets none. The championship
-turns each kind off on its own (``mail_seating``, ``mail_advanced``,
-``mail_results``). The organiser may also write to every entrant of the
-championship, of a category or of a round (``message_send``), once however often
-the form is submitted.
+of the change that causes it, to every member of the entry with an address,
+each in their language (``registration.notifications.recipients``); an entry
+without an address gets none. The championship turns each kind off on its own
+(``mail_seating``, ``mail_advanced``, ``mail_results``). The organiser may also
+write to every entrant of the championship, of a category or of a round
+(``message_send``), once however often the form is submitted.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from championship import submissions
@@ -38,7 +38,7 @@ def _when(moment, championship: Championship) -> str:
     return formats.date_format(local, "DATETIME_FORMAT")
 
 
-def _queue(entry: Entry, kind: str, context: dict, base_url: str) -> bool:
+def _queue(entry: Entry, kind: str, context: entry_mail.Context, base_url: str) -> bool:
     return entry_mail.queue_to_entry(
         entry, kind, templates="control/email", context=context, base_url=base_url
     )
@@ -48,19 +48,26 @@ def _seats(round_: Round):
     return (
         Seat.objects.filter(round=round_)
         .select_related("heat", "table", "entry__category__championship")
+        .prefetch_related(entry_mail.members_prefetch("entry__"))
         .order_by("heat__order", "table__number", "position")
     )
 
 
-def _seat_context(seat: Seat, championship: Championship) -> dict:
+def _seat_context(seat: Seat, championship: Championship, **more) -> entry_mail.Context:
+    """Return a seat's part of a mail, made in each recipient's language (label, start)."""
     shared = seat.table.seats > 1
-    return {
-        "round": seat.round,
-        "heat": seat.heat.label,
-        "table": seat.table.number,
-        "letter": seat.position_letter if shared else "",
-        "start": _when(seat.heat.scheduled_start, championship),
-    }
+
+    def made(_recipient) -> dict:
+        return {
+            "round": seat.round,
+            "heat": seat.heat.label,
+            "table": seat.table.number,
+            "letter": seat.position_letter if shared else "",
+            "start": _when(seat.heat.scheduled_start, championship),
+            **more,
+        }
+
+    return made
 
 
 def seating_published(round_: Round) -> int:
@@ -72,9 +79,7 @@ def seating_published(round_: Round) -> int:
     sent = 0
     for seat in _seats(round_):
         seat.round = round_
-        with translation.override(seat.entry.language):
-            context = _seat_context(seat, championship)
-        sent += _queue(seat.entry, Kind.SEATING, context, base_url)
+        sent += _queue(seat.entry, Kind.SEATING, _seat_context(seat, championship), base_url)
     return sent
 
 
@@ -93,8 +98,7 @@ def advanced(from_round: Round, to_round: Round, entries=None) -> int:
         seats = seats.filter(entry__in=entries)
     for seat in seats:
         seat.round = to_round
-        with translation.override(seat.entry.language):
-            context = {**_seat_context(seat, championship), "from_round": from_round}
+        context = _seat_context(seat, championship, from_round=from_round)
         sent += _queue(seat.entry, Kind.ADVANCED, context, base_url)
     return sent
 
@@ -107,7 +111,11 @@ def results_official(round_: Round) -> int:
     base_url = entry_mail.queued_base_url()
     link = base_url + reverse("results:round", args=[championship.slug, round_.key])
     sent = 0
-    results = Result.objects.filter(round=round_).select_related("entry__category__championship")
+    results = (
+        Result.objects.filter(round=round_)
+        .select_related("entry__category__championship")
+        .prefetch_related(entry_mail.members_prefetch("entry__"))
+    )
     for result in results:
         context = {
             "round": round_,
@@ -172,7 +180,11 @@ def message_send(
         )
     base_url = entry_mail.queued_base_url()
     sent = 0
-    entries = audience.entries().select_related("category__championship")
+    entries = (
+        audience.entries()
+        .select_related("category__championship")
+        .prefetch_related(entry_mail.members_prefetch())
+    )
     for entry in entries:
         sent += _queue(entry, Kind.MESSAGE, {"subject": subject, "body": body}, base_url)
     if claim is not None:

@@ -52,6 +52,7 @@ from championship.models import OutgoingMail
 from championship.permissions import championships_of
 from control.views.setup import may_create
 from core import site_url, tokens
+from core.people import person_name
 
 logger = logging.getLogger(__name__)
 
@@ -163,7 +164,7 @@ def link_send(*, email: str, language: str) -> int:
         for user in accounts:
             with translation.override(language):
                 context = {
-                    "name": user.get_full_name() or user.get_username(),
+                    "name": person_name(user),
                     "username": user.get_username(),
                     "sign_in_url": sign_in_url_placeholder(base_url),
                     "days": MAX_AGE_DAYS,

@@ -56,6 +56,7 @@ from control.report_figures import (
     summarise,
 )
 from core.l10n import format_duration
+from core.people import full_name
 from judging.models import Capture
 from results.models import Result
 
@@ -387,8 +388,10 @@ def round_report(round_: Round, *, thresholds: Thresholds = THRESHOLDS) -> Round
     corrections = []
     for capture in captures:
         seated = table_of.get(capture["entry_id"])
-        judge = " ".join(
-            part for part in (capture["judge__first_name"], capture["judge__last_name"]) if part
+        judge = full_name(
+            first_name=capture["judge__first_name"],
+            last_name=capture["judge__last_name"],
+            username=capture["judge__username"],
         )
         heat = heats.get(capture["heat_id"])
         corrections.append(
@@ -398,7 +401,7 @@ def round_report(round_: Round, *, thresholds: Thresholds = THRESHOLDS) -> Round
                 heat=heat.label if heat else "",
                 table_number=seated.table_number if seated else None,
                 group=seated.group if seated else "",
-                judge=judge or capture["judge__username"],
+                judge=judge,
                 reason=capture["reason"],
             )
         )

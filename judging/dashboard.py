@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from championship.models import Heat, Round, Seat
 from core.l10n import format_duration
+from core.people import person_name
 from judging.models import Capture
 from judging.selectors import seat_label
 from registration.models import Entry
@@ -77,8 +78,12 @@ def counted(singular: str, plural: str, count: int) -> str:
     return ngettext(singular, plural, count) % {"count": count}
 
 
-def capture_values(capture: Capture) -> list[str]:
-    """Return what a capture recorded, as short phrases for the dashboard."""
+def capture_values(capture: Capture, *, found_later: bool = True) -> list[str]:
+    """Return what a capture recorded, as short phrases for the dashboard.
+
+    Where the rules know no piece found later (``found_later`` false), the pieces
+    missing at TIME are missing, as the judge's phone says, not lost.
+    """
     values = []
     if capture.elapsed_ms is not None:
         values.append(format_duration(capture.elapsed_ms))
@@ -86,8 +91,10 @@ def capture_values(capture: Capture) -> list[str]:
         values.append(
             counted("%(count)s found later", "%(count)s found later", capture.missing_found)
         )
-    if capture.missing_lost:
+    if capture.missing_lost and found_later:
         values.append(counted("%(count)s lost", "%(count)s lost", capture.missing_lost))
+    elif capture.missing_lost:
+        values.append(counted("%(count)s missing", "%(count)s missing", capture.missing_lost))
     if capture.adjacent_missing:
         values.append(
             counted(
@@ -124,12 +131,14 @@ class CaptureLine:
 
     capture: Capture
     hidden: bool = False
+    found_later: bool = True
 
     @property
     def values(self) -> str:
         if self.hidden:
             return _("counted; shown after the second count")
-        return ", ".join(str(value) for value in capture_values(self.capture))
+        values = capture_values(self.capture, found_later=self.found_later)
+        return ", ".join(str(value) for value in values)
 
 
 @dataclass(frozen=True)
@@ -172,7 +181,7 @@ def judges_counts(captures: list[Capture], pieces: int) -> list[JudgeCount]:
                 if capture.pieces_placed is not None
                 else pieces - capture.pieces_remaining
             )
-            counts[capture.judge_id] = JudgeCount(capture.judge.get_username(), placed)
+            counts[capture.judge_id] = JudgeCount(person_name(capture.judge), placed)
     return list(counts.values())
 
 
@@ -312,11 +321,13 @@ def round_dashboard(round_: Round, *, now: datetime) -> Dashboard:
         for entry, result in results.items()
         if result.count_state == CountState.AWAITING_SECOND
     }
+    found_later = round_.championship.rules.pieces_found_later
     captures = [
         CaptureLine(
             capture,
             hidden=capture.kind in (Capture.Kind.PIECES, Capture.Kind.INCORRECT)
             and capture.entry_id in awaited,
+            found_later=found_later,
         )
         for capture in trail
     ]

@@ -19,6 +19,7 @@ from championship.models import ChampionshipRole, Round, Seat
 from championship.permissions import has_role
 from championship.rules import captures as capture_rules
 from championship.scoring import JUDGED_FIELDS
+from core.people import person_name
 from judging.capture_kinds import (
     COUNT_KINDS,
     RECORDED,
@@ -147,7 +148,7 @@ def check_against_result(
     if recorder is not None and recorder.judge_id != judge.pk:
         raise CaptureConflict(
             _("%(judge)s already recorded this entry's result: only a head judge can change it.")
-            % {"judge": recorder.judge.get_username()}
+            % {"judge": person_name(recorder.judge)}
         )
     if not time_up:
         return
@@ -187,7 +188,7 @@ def _check_confirmer(result: Result, judge, round_: Round) -> None:
             "%(judge)s recorded this entry's result: only they, or a head judge, have the "
             "entrant confirm it."
         )
-        % {"judge": recorder.judge.get_username()}
+        % {"judge": person_name(recorder.judge)}
     )
 
 

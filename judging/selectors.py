@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from championship.models import Heat, Seat, Table
+from core.people import person_name
 from core.tokens import is_token
 from judging.models import Capture
 from results.models import CountState, Result
@@ -160,7 +161,7 @@ class SeatAtTable:
             else {
                 "atMs": epoch_ms(finish.device_at),
                 "mine": finish.judge_id == user.pk,
-                "judge": finish.judge.get_username(),
+                "judge": person_name(finish.judge),
                 "found": finish.missing_found,
                 "lost": finish.missing_lost,
                 "adjacent": finish.adjacent_missing,

@@ -1,4 +1,8 @@
-"""E-mails to registrants, in the language they registered in.
+"""E-mails to registrants: to every member of an entry with an address, in their language.
+
+The member who registered (the contact) reads the language they registered
+in; the other members, who chose none, read the championship's. Members who
+share an address get one mail; a member without one gets none.
 
 A mail is rendered and written to the outbox (``championship.outbox``) inside
 the transaction of the change that causes it, and sent once that transaction
@@ -8,8 +12,11 @@ commits; the site's address for its links is the request's, or ``SITE_URL``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 
+from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -69,18 +76,84 @@ def manage_url(entry: Entry, *, base_url: str | None = None, token: str | None =
     return base + manage_path(entry, token=token)
 
 
+@dataclass(frozen=True)
+class Recipient:
+    """An address that the mails about an entry go to, and the language they are written in.
+
+    ``contact``: the entry's contact address (the member who registered).
+    """
+
+    address: str
+    language: str
+    contact: bool = False
+
+
+def members_prefetch(path: str = "") -> Prefetch:
+    """Return the prefetch of an entry's members in order, as ``recipients`` reads them.
+
+    ``path`` leads to the entry from the queryset's model, e.g. ``"entry__"``.
+    """
+    return Prefetch(
+        f"{path}memberships",
+        queryset=EntryMember.objects.select_related("person").order_by("position"),
+        to_attr="members_in_order",
+    )
+
+
+def language_for(entry: Entry, address: str) -> str:
+    """Return the language of a mail about ``entry`` to ``address``.
+
+    The contact registered in the entry's language and reads it; another member
+    chose none and reads the championship's.
+    """
+    key = email_key(address)
+    if key and key == email_key(entry.contact_email):
+        return entry.language
+    return entry.category.championship.language
+
+
+def recipients(entry: Entry) -> list[Recipient]:
+    """Return whom the mails about ``entry`` go to: every address of the entry, once.
+
+    The contact address first, then each member's in the members' order. A
+    member without an address gets no mail; members who share an address get
+    one between them. Prefetch ``members_prefetch()`` to read many entries' at once.
+    """
+    memberships = getattr(entry, "members_in_order", None)
+    if memberships is None:
+        memberships = entry.memberships.select_related("person").order_by("position")
+    found: dict[str, Recipient] = {}
+    addresses_in_order = [entry.contact_email, *(m.person.email for m in memberships)]
+    for address in addresses_in_order:
+        key = email_key(address)
+        if key and key not in found:
+            found[key] = Recipient(
+                address=address.strip(),
+                language=language_for(entry, address),
+                contact=key == email_key(entry.contact_email),
+            )
+    return list(found.values())
+
+
+# A mail's own context: the same for every recipient, or made for each one in their language.
+Context = dict | Callable[[Recipient], dict]
+
+
 def queue_to_entry(
-    entry: Entry, kind: str, *, templates: str, context: dict, base_url: str | None
+    entry: Entry, kind: str, *, templates: str, context: Context, base_url: str | None
 ) -> bool:
-    """Queue one mail of ``kind`` to an entry's contact address, in the entry's language.
+    """Queue one mail of ``kind`` to each address of an entry (``recipients``), in its language.
 
     ``templates`` is the folder of ``<kind>.txt`` and ``<kind>_subject.txt``; they get
     ``context`` with the entry, its category and championship, and its private link.
-    The stored mail holds ``outbox.PRIVATE_LINK`` in the link's token
-    (``finish_entry_mail`` fills it in as it is sent). Return whether the entry
-    had an address to write to.
+    A callable ``context`` is called for each recipient with the recipient's
+    language active (for what it formats: dates, labels). Every mail holds
+    ``outbox.PRIVATE_LINK`` in the link's token (``finish_entry_mail`` fills in
+    the entry's one link as it is sent). Return whether the entry had an address
+    to write to.
     """
-    if not entry.contact_email:
+    to = recipients(entry)
+    if not to:
         return False
     base_url = queued_base_url() if base_url is None else base_url
     if not base_url:
@@ -95,32 +168,34 @@ def queue_to_entry(
             manage_path(entry, token=outbox.PRIVATE_LINK),
         )
     championship = entry.category.championship
-    # Times in the championship's own zone, as everywhere it is shown.
-    with translation.override(entry.language), timezone.override(championship.tzinfo):
-        context = {
-            **context,
-            "entry": entry,
-            "category": entry.category,
-            "championship": championship,
-            "manage_url": manage_url(entry, base_url=base_url, token=outbox.PRIVATE_LINK),
-        }
-        subject = render_to_string(f"{templates}/{kind}_subject.txt", context)
-        body = render_to_string(f"{templates}/{kind}.txt", context)
-    outbox.queue(
-        to=entry.contact_email,
-        subject=subject,
-        body=body,
-        kind=kind,
-        reference=entry.pk,
-        championship=championship,
-    )
+    for recipient in to:
+        # Times in the championship's own zone, as everywhere it is shown.
+        with translation.override(recipient.language), timezone.override(championship.tzinfo):
+            own = context(recipient) if callable(context) else context
+            rendering = {
+                **own,
+                "entry": entry,
+                "category": entry.category,
+                "championship": championship,
+                "manage_url": manage_url(entry, base_url=base_url, token=outbox.PRIVATE_LINK),
+            }
+            subject = render_to_string(f"{templates}/{kind}_subject.txt", rendering)
+            body = render_to_string(f"{templates}/{kind}.txt", rendering)
+        outbox.queue(
+            to=recipient.address,
+            subject=subject,
+            body=body,
+            kind=kind,
+            reference=entry.pk,
+            championship=championship,
+        )
     return True
 
 
-def _queue(entry_pk: int, kind: str, base_url: str | None, context: dict | None = None) -> bool:
+def _queue(entry_pk: int, kind: str, base_url: str | None, context: Context | None = None) -> bool:
     entry = (
         Entry.objects.select_related("category__championship")
-        .prefetch_related("members")
+        .prefetch_related("members", members_prefetch())
         .get(pk=entry_pk)
     )
     return queue_to_entry(
@@ -141,11 +216,11 @@ def confirm_address_url(championship, *, base_url: str) -> str:
 
 
 def queue_registered(entry_pk: int, *, base_url: str | None = None) -> None:
-    """Confirm a registration: confirmed, or on the waiting list.
+    """Confirm a registration, confirmed or on the waiting list, to every address of the entry.
 
-    The mail carries the link that confirms the contact's address, when it is
-    the first member's; every other member with an address of their own gets
-    their link in a mail of its own (``queue_address_link``).
+    The mail to the contact carries the link that confirms the contact's address,
+    when it is the first member's; every other member with an address of their
+    own gets their link in a mail of its own (``queue_address_link``).
     """
     base_url = queued_base_url() if base_url is None else base_url
     entry = Entry.objects.select_related("category__championship").get(pk=entry_pk)
@@ -153,12 +228,17 @@ def queue_registered(entry_pk: int, *, base_url: str | None = None) -> None:
     first = members[0] if members else None
     contact = email_key(entry.contact_email)
     in_mail = first is not None and bool(contact) and email_key(first.email) == contact
-    context = {}
+    link = {}
     if in_mail and not first.address_confirmed:
-        context["confirm_address_url"] = confirm_address_url(
+        link["confirm_address_url"] = confirm_address_url(
             entry.category.championship, base_url=base_url
         )
-    sent = _queue(entry_pk, Kind.REGISTERED, base_url, context)
+    sent = _queue(
+        entry_pk,
+        Kind.REGISTERED,
+        base_url,
+        lambda recipient: link if recipient.contact else {},
+    )
     for member in members:
         if not (sent and in_mail and member == first):
             queue_address_link(member, base_url=base_url)
@@ -167,7 +247,8 @@ def queue_registered(entry_pk: int, *, base_url: str | None = None) -> None:
 def queue_address_link(person: Person, *, base_url: str | None = None) -> bool:
     """Send ``person`` the link that confirms their address, to that address.
 
-    In the language of the person's entry (the championship's without one).
+    In the language of the mails about the person's entry (``language_for``;
+    the championship's without one).
     Nothing for a person without an address or whose address is confirmed;
     return whether a mail was queued. The link's secret is made as the mail is
     sent (``finish_address_mail``), so the outbox holds no working link.
@@ -176,8 +257,12 @@ def queue_address_link(person: Person, *, base_url: str | None = None) -> bool:
         return False
     base_url = queued_base_url() if base_url is None else base_url
     championship = person.championship
-    entry = person.entries.select_related("category").order_by("registered_at", "pk").first()
-    language = entry.language if entry is not None else championship.language
+    entry = (
+        person.entries.select_related("category__championship")
+        .order_by("registered_at", "pk")
+        .first()
+    )
+    language = language_for(entry, person.email) if entry is not None else championship.language
     with translation.override(language), timezone.override(championship.tzinfo):
         context = {
             "person": person,
@@ -307,8 +392,9 @@ def queue_new_link(entry_pk: int, *, base_url: str | None = None) -> None:
 
 
 def failing_mail(entry: Entry):
-    """Return the entry's mail that could not be sent yet."""
-    return outbox.failing_about(ENTRY_KINDS, entry.pk)
+    """Return the entry's mail to its contact address that could not be sent yet."""
+    contact = entry.contact_email.strip()
+    return outbox.failing_about(ENTRY_KINDS, entry.pk).filter(to__iexact=contact)
 
 
 def latest_failed(entry: Entry, kind: str) -> bool:

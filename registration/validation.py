@@ -62,7 +62,9 @@ def country_name(code: str) -> str:
 
 
 REASONS = {
-    eligibility.ELIGIBLE_EVERYONE: lambda rules: _("everyone takes part officially"),
+    eligibility.ELIGIBLE_EVERYONE: lambda rules: _(
+        "everyone may take part officially under these rules"
+    ),
     eligibility.LIVES_IN_REGION: lambda rules: (
         _("lives in %(region)s") % {"region": rules.eligibility_region}
     ),
@@ -238,10 +240,11 @@ def member_errors(category: Category, members: list[MemberData], adult_name: str
     ):
         key = f"members.{problem.member}.birth_date"
         if problem.code == eligibility.BELOW_MINIMUM_AGE:
+            # The form's help text gives the minimum age: the error says the member's own.
             add(
                 key,
-                _("The minimum age in this category is %(limit)s on the day of the championship.")
-                % {"limit": problem.limit},
+                _("Too young for this category (%(age)s on the day of the championship).")
+                % {"age": problem.age},
             )
         elif problem.code == eligibility.ADULT_REQUIRED:
             add(

@@ -63,10 +63,16 @@ def entry(category, *, members: list[Person] | None = None, **kwargs) -> Entry:
     """Create a confirmed entry with ``category.min_members`` members unless given.
 
     ``publish_consent=True`` is every member's consent, as registration stores it.
+    The contact address is the first member's, as registration stores it: a
+    ``contact_email`` given becomes the first member's address ("" for none).
     """
     championship_ = category.championship
     if members is None:
         members = [person(championship_) for _ in range(category.min_members)]
+    if members and "contact_email" in kwargs and members[0].email != kwargs["contact_email"]:
+        members[0].email = kwargs["contact_email"]
+        members[0].save(update_fields=["email"])
+    kwargs.setdefault("contact_email", members[0].email if members else "")
     if kwargs.get("publish_consent"):
         for member in members:
             if not member.publish_consent:

@@ -240,6 +240,13 @@ class Championship(models.Model):
         """Return the championship's date in its own time zone (ages are taken on it)."""
         return timezone.localtime(self.starts_at, self.tzinfo).date()
 
+    def days_ahead(self, now) -> int:
+        """Return how many days the championship's date lies after ``now``'s (its own zone).
+
+        1 on the day before, 0 on the day, negative once it is past.
+        """
+        return (self.local_date - timezone.localtime(now, self.tzinfo).date()).days
+
     def member_changes_until(self):
         """Return until when pairs and teams may change their members, or ``None``.
 

@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from championship.models.championship import Championship
+from core.people import person_name
 
 
 class ChampionshipRole(models.Model):
@@ -93,7 +94,7 @@ class SignInLink(models.Model):
 
     @property
     def name(self) -> str:
-        return self.user.get_full_name() or self.user.get_username()
+        return person_name(self.user)
 
     @property
     def active(self) -> bool:

@@ -305,18 +305,24 @@ def tables_in_use(heats: list[Heat], *, now: datetime) -> list[TablesInUse]:
     ]
 
 
+# Starting earlier than the day before the championship's date asks first: results and
+# diplomas then carry a date months before the championship's.
+EARLY_START_DAYS = 1
+
+
 def _start_or_ask(request, round_: Round, heats: list[Heat], action) -> HttpResponse:
-    """Start, unless tables the heats need are still in use: then ask first (``confirm=1``)."""
+    """Start, unless tables the heats need are still in use, or the championship is days
+    away: then ask first (``confirm=1``)."""
     if request.POST.get("confirm") != "1":
-        busy = tables_in_use(
-            [heat for heat in heats if heat.started_at is None], now=timezone.now()
-        )
-        if busy:
-            return render(
-                request,
-                START_CONFIRM,
-                {"round": round_, "heats": heats, "busy": busy, "action_url": request.path},
-            )
+        now = timezone.now()
+        waiting = [heat for heat in heats if heat.started_at is None]
+        busy = tables_in_use(waiting, now=now)
+        early = bool(waiting) and round_.championship.days_ahead(now) > EARLY_START_DAYS
+        if busy or early:
+            context = {"round": round_, "heats": heats, "busy": busy, "early": early}
+            today = timezone.localtime(now, round_.championship.tzinfo).date()
+            context.update(action_url=request.path, today=today)
+            return render(request, START_CONFIRM, context)
     actions.run(request, action, refusals=REFUSALS, say=error_message)
     return redirect(control_url(round_))
 

@@ -1,5 +1,6 @@
 // The check-in desk's scanner: the camera reads an entry's check-in QR code, and the
-// entry appears above the list with its "Check in" button (one tap).
+// entry appears above the list with its "Check in" button (one tap), or with why it
+// cannot be checked in (withdrawn, on the waiting list).
 // The browser's BarcodeDetector reads the code where there is one; elsewhere a
 // decoder shipped with the application (jsQR) does, loaded only when needed.
 (function () {
@@ -99,7 +100,11 @@
       if (twin) twin.remove();
     });
     if (window.htmx) window.htmx.process(slot);
-    say(answer.ok ? root.dataset.found : root.dataset.notOurs);
+    // The answer says what was found (an entry to check in, or one that cannot be: withdrawn,
+    // on the waiting list); the status line says it, once.
+    const found = slot.querySelector("[data-scan-found]");
+    if (found) found.hidden = true;
+    say(answer.ok && found ? found.textContent.trim() : root.dataset.notOurs);
     return answer.ok;
   }
 

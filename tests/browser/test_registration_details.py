@@ -62,11 +62,20 @@ def test_a_12_year_old_hears_the_refusal_before_submitting(english, live_server,
     page.fill("#id_members-0-birth_date", f"{NEXT_YEAR - 12}-01-01")  # 12 on the day
     page.locator("#id_members-0-birth_date").dispatch_event("change")
     expect(box).to_contain_text("As filled in, the entry will be refused:")
-    expect(box).to_contain_text("Lilla Lisa: The minimum age in this category is 14")
+    expect(box).to_contain_text("Lilla Lisa: Too young for this category (12 on the day")
     expect(box).not_to_contain_text("will be official")
     shot(page, "register-individual-refused-390")
     page.get_by_role("button", name="Register").click()
-    expect(page.locator(".field.invalid .errors")).to_contain_text("The minimum age")
+    birth_date = page.locator(".field.invalid:has(#id_members-0-birth_date)")
+    expect(birth_date.locator(".errors")).to_have_text(
+        "Too young for this category (12 on the day of the championship)."
+    )
+    # The age limit is said once, in the help text; the error says the entrant's own age.
+    expect(birth_date.locator(".help")).to_have_text(
+        "The minimum age in this category is 14 on the day of the championship."
+    )
+    expect(page.get_by_text("The minimum age in this category is 14")).to_have_count(1)
+    shot(page, "register-individual-refused-submitted-390")
     assert not Entry.objects.exists()
 
 

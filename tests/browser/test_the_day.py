@@ -233,6 +233,9 @@ def test_the_day_from_registration_to_the_final(page, live_server, kari, setting
     shot(projector, "13-screen-before", full_page=False)
     page.goto(control)
     submit(page, "/start/")
+    # The championship is a month away: starting now asks first (diplomas carry the date).
+    expect(page.locator(".start-early")).to_contain_text("Before the championship’s date")
+    page.get_by_role("button", name="Start anyway").click()
     expect(page.locator("main")).to_contain_text("Running")
     prelim.refresh_from_db()
     assert prelim.state == Round.State.RUNNING

@@ -1,5 +1,7 @@
 """The public pages answer, and the organiser's area is for that championship's organisers."""
 
+import re
+
 import pytest
 from django.conf import settings
 from django.urls import reverse
@@ -45,6 +47,30 @@ def test_the_motif_stays_hidden_until_a_heat_starts(client, championship):
     heat.started_at, heat.state = factories.START, "running"
     heat.save()
     assert "Preikestolen at dawn" in client.get(f"/{championship.slug}/").text
+
+
+def test_a_started_category_without_a_brand_or_motif_shows_no_empty_puzzle_line(
+    client, championship
+):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    individual = championship.categories.get(kind="individual")
+    pair = championship.categories.get(kind="pair")
+    pair.puzzle_brand = "Ravensburger"
+    pair.save()
+    for category in (individual, pair):
+        heat = factories.heat(category.rounds.get())
+        heat.started_at, heat.state = factories.START, "running"
+        heat.save()
+    text = client.get(f"/{championship.slug}/").text
+    cards = {
+        name: text[text.index(f"<h3>{name}</h3>") :].split("</li>")[0]
+        for name in ("Individual", "Pair", "Team")
+    }
+    assert "<dt>Puzzle</dt>" not in cards["Individual"]
+    assert "Revealed at the start" not in cards["Individual"]
+    assert re.search(r'<dt>Puzzle</dt>\s*<dd class="puzzle">Ravensburger</dd>', cards["Pair"])
+    # The team's heat has not started: its puzzle is still to come.
+    assert "Revealed at the start" in cards["Team"]
 
 
 def test_an_unknown_championship_is_404(client, db):

@@ -17,6 +17,8 @@ from tests.factories import NEXT_YEAR
 pytestmark = pytest.mark.django_db
 
 Role = ChampionshipRole.Role
+# The answer to "start before the championship's date?" of a championship next year.
+EARLY = {"confirm": "1"}
 
 
 def finish_all(round_):
@@ -34,7 +36,8 @@ def test_starting_and_closing_one_heat(org, rm, individual, final):
     seated(individual, final, count=4, heats=2)
     response = org.post(url("heat_close", rm, final, heat_key="a"), follow=True)
     assert said(response) == ["This heat has not started."]
-    response = org.post(url("heat_start", rm, final, heat_key="a"), follow=True)
+    # The championship is next year: starting now is confirmed (tests/control/test_start_early.py).
+    response = org.post(url("heat_start", rm, final, heat_key="a"), EARLY, follow=True)
     (message,) = said(response)
     assert message.startswith("Heat A started at ")
     heat_a, heat_b = final.heats.order_by("order")
@@ -60,7 +63,7 @@ def test_starting_and_closing_one_heat(org, rm, individual, final):
 
 def test_start_all_and_close_all(org, rm, individual, final):
     seated(individual, final, count=4, heats=2)
-    response = org.post(url("round_start", rm, final), follow=True)
+    response = org.post(url("round_start", rm, final), EARLY, follow=True)
     assert said(response)[0].startswith("2 heats started at ")
     assert set(final.heats.values_list("state", flat=True)) == {"running"}
     final.refresh_from_db()

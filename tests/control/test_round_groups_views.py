@@ -163,6 +163,21 @@ def test_confirming_withdraws_and_names_the_replacement(boss, championship, feed
     assert "Withdrawn from final" in page and "by boss" in page
 
 
+def test_the_withdrawal_names_the_organiser_by_name_not_user_name(english, championship, feeding):
+    group, _final, entries = feeding
+    kari = factories.role(
+        championship, Role.ORGANISER, username="kari-nordmann-3f9a1c", first_name="Kari Nordmann"
+    )
+    english.force_login(kari)
+    response = english.post(
+        url("round_withdraw", championship, group),
+        {"entry": entries[2].pk, "confirm": "on"},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "by Kari Nordmann" in page and "kari-nordmann-3f9a1c" not in page
+
+
 def test_a_country_with_nobody_left_goes_by_classification(boss, championship, feeding):
     group, _final, entries = feeding
     response = boss.post(url("round_withdraw", championship, group), {"entry": entries[1].pk})

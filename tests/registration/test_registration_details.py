@@ -164,15 +164,11 @@ def test_a_12_year_old_is_told_the_entry_will_be_refused_not_official(client, sm
     text = check(client, sm, "individual", form(twelve))
     assert 'class="officiality refused"' in text
     assert "As filled in, the entry will be refused:" in text
-    assert (
-        "Lilla Lisa: The minimum age in this category is 14 on the day of the championship." in text
-    )
+    assert "Lilla Lisa: Too young for this category (12 on the day of the championship)." in text
     assert "will be official" not in text
     # Submitting says the same, and saves nothing.
     response = client.post(f"/{sm.slug}/register/individual/", form(twelve))
-    assert "The minimum age in this category is 14 on the day of the championship." in (
-        response.text
-    )
+    assert "Too young for this category (12 on the day of the championship)." in response.text
     assert not Entry.objects.exists()
     # Fourteen on the day: official, and the submit takes it.
     fourteen = member(
@@ -180,6 +176,20 @@ def test_a_12_year_old_is_told_the_entry_will_be_refused_not_official(client, sm
     )
     assert "The entry will be official." in check(client, sm, "individual", form(fourteen))
     assert client.post(f"/{sm.slug}/register/individual/", form(fourteen)).status_code == 302
+
+
+def test_a_refused_12_year_old_reads_the_age_limit_once_and_their_own_age_once(client, sm):
+    english(client)
+    twelve = member(
+        0, "Lilla Lisa", email="lisa@example.se", birth=f"{NEXT_YEAR - 12}-01-01", citizenship="SE"
+    )
+    text = client.post(f"/{sm.slug}/register/individual/", form(twelve)).text
+    field = text[text.index('<label for="id_members-0-birth_date">') :]
+    field = field[: field.index('<div class="field')]
+    help_text = "The minimum age in this category is 14 on the day of the championship."
+    error = "Too young for this category (12 on the day of the championship)."
+    assert text.count(help_text) == 1 and text.count(error) == 1
+    assert field.index(help_text) < field.index(error)
 
 
 def test_a_child_without_an_adult_is_told_before_submitting(client, rm):

@@ -101,7 +101,9 @@ def test_the_minimum_age_is_enforced_on_the_championships_date(sm):
     young = member("Ung", birth_date=date(2012, 3, 15), citizenship=("SE",))
     with pytest.raises(ValidationError) as caught:
         register(individual, [young], adult_name="Mamma")
-    assert "minimum age" in errors_of(caught)["members.0.birth_date"][0]
+    assert errors_of(caught)["members.0.birth_date"] == [
+        "Too young for this category (13 on the day of the championship)."
+    ]
     on_the_day = member("Jämn", birth_date=date(2012, 3, 14), citizenship=("SE",))
     assert register(individual, [on_the_day]).pk
 
