@@ -72,6 +72,17 @@ def activate(request, championship: Championship) -> None:
         request.LANGUAGE_CODE = championship.language
 
 
+def page_language(request, championship: Championship) -> str:
+    """Return the language this visitor reads the championship's pages in.
+
+    Their own choice (the switcher's cookie), else the championship's: a message
+    queued for the next page is written in it, not in the page it was made on.
+    """
+    if settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
+        return translation.get_language()
+    return championship.language
+
+
 def _private(request) -> bool:
     """Return whether the request is for an organiser's page or a page of a private link."""
     match = request.resolver_match

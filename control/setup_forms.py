@@ -28,6 +28,7 @@ from championship.models import (
     validate_slug_not_reserved,
     validate_timezone,
 )
+from control import rule_words
 from control.forms import AdvanceForm
 from core.zones import known_zones
 
@@ -463,18 +464,6 @@ RULES_NOT_EDITED_HERE = frozenset({"rounds_individual", "rounds_pair", "rounds_t
 NONE_CHOICE = ""
 
 
-def _value_label(value) -> str:
-    if value is None:
-        return _("none")
-    if value is True:
-        return _("yes")
-    if value is False:
-        return _("no")
-    if isinstance(value, list | tuple):
-        return ", ".join(str(item) for item in value) or "–"
-    return str(value) if value != "" else "–"
-
-
 class RulesForm(forms.Form):
     """Every parameter of the rules with its current value, its preset's and its meaning."""
 
@@ -490,8 +479,9 @@ class RulesForm(forms.Form):
             self.initial[name] = self._initial(name, getattr(current, name))
 
     def _field(self, spec: rulesets.ParameterSpec) -> forms.Field:
-        label = spec.name
-        help_text = _(rulesets.PARAMETER_HELP[spec.name])
+        # The meaning is the row's title; the code stays beside it (docs/rulesets.md).
+        label = rule_words.parameter_title(spec.name)
+        help_text = spec.name
         if spec.kind == "boolean":
             return forms.TypedChoiceField(
                 label=label,
@@ -500,7 +490,7 @@ class RulesForm(forms.Form):
                 coerce=lambda value: value == "true",
             )
         if spec.kind == "choice":
-            choices = [(value, value) for value in spec.choices]
+            choices = rule_words.choices(spec.choices)
             if spec.optional:
                 choices.insert(0, (NONE_CHOICE, _("none")))
             return forms.TypedChoiceField(
@@ -526,7 +516,7 @@ class RulesForm(forms.Form):
             return forms.MultipleChoiceField(
                 label=label,
                 help_text=help_text,
-                choices=[(value, value) for value in spec.choices],
+                choices=rule_words.choices(spec.choices),
                 widget=forms.CheckboxSelectMultiple,
                 required=False,
             )
@@ -546,14 +536,14 @@ class RulesForm(forms.Form):
         for name in self.fields:
             preset_value = getattr(self.preset_rules, name)
             current = getattr(self.championship.rules, name)
-            rows.append((self[name], _value_label(preset_value), current != preset_value))
+            rows.append((self[name], rule_words.value_words(preset_value), current != preset_value))
         return rows
 
     def fixed(self):
         """Return ``(name, value, meaning)`` of the parameters the page does not edit."""
         rules = self.championship.rules
         return [
-            (name, _value_label(getattr(rules, name)), _(rulesets.PARAMETER_HELP[name]))
+            (name, rule_words.value_words(getattr(rules, name)), rule_words.parameter_title(name))
             for name in rulesets.PARAMETERS
             if name in RULES_NOT_EDITED_HERE
         ]

@@ -27,12 +27,14 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from championship import presets, services
 from championship.errors import RoundStateError
+from championship.middleware import page_language
 from championship.models import Championship, Round
 from championship.permissions import organiser_required
 from control import editing
@@ -155,11 +157,13 @@ def new(request):
         except ValidationError as error:
             _set_up_errors(error, form, formset)
         else:
-            created = _(
-                "“%(name)s” is created as a draft, and you are its organiser. Only its "
-                "staff see it until you open registration: the checklist says what it needs."
-            )
-            messages.success(request, created % {"name": championship.name})
+            # In the control room's language, which the message is shown in.
+            with translation.override(page_language(request, championship)):
+                created = _(
+                    "“%(name)s” is created as a draft, and you are its organiser. Only its "
+                    "staff see it until you open registration: the checklist says what it needs."
+                ) % {"name": championship.name}
+            messages.success(request, created)
             return redirect("manage:control_room", championship_slug=championship.slug)
     return render(request, NEW, _new_context(form, formset, preset), status=200)
 

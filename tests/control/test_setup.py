@@ -4,6 +4,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
@@ -201,6 +202,24 @@ def test_saving_creates_the_championship_and_makes_the_creator_its_organiser(cli
     ]
     assert championship.rule_overrides == {}
     assert not creator.is_superuser
+
+
+@pytest.mark.parametrize(
+    ("cookie", "expected"),
+    [(None, "”Pussel-SM 2027” är skapat som utkast"), ("en", "“Pussel-SM 2027” is created")],
+)
+def test_the_control_rooms_greeting_is_in_the_control_rooms_language(
+    client, creator, cookie, expected
+):
+    """With no language chosen, the control room speaks the championship's; so does its greeting."""
+    del client.cookies[settings.LANGUAGE_COOKIE_NAME]  # this module's tests read in English
+    if cookie:
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = cookie
+    client.force_login(creator)
+    response = client.post(NEW, sm_post(name="Pussel-SM 2027"), follow=True)
+    (message,) = [str(m) for m in response.context["messages"]]
+    assert message.startswith(expected)
+    assert response.context["LANGUAGE_CODE"] == (cookie or "sv")
 
 
 @pytest.mark.django_db
@@ -494,7 +513,22 @@ def test_the_rules_form_shows_every_parameter_with_its_explanation(
     html = client.get(edit_url(sm_championship)).content.decode()
     for name in rulesets.PARAMETERS:
         assert f"<code>{name}</code>" in html, name
-    assert "who is eligible to take part officially" in html
+    # Each parameter by its meaning, each value in words (the codes only beside them).
+    assert (
+        '<label for="id_rules-eligibility">Who is eligible to take part officially</label>' in html
+    )
+    assert ">by prior ranking</option>" in html
+    assert ">prior_ranking</option>" not in html
+
+
+@pytest.mark.django_db
+def test_the_rules_read_in_the_organisers_language(client, sm_championship, creator):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "sv"
+    client.force_login(creator)
+    html = client.get(edit_url(sm_championship)).content.decode()
+    assert ">efter tidigare ranking</option>" in html
+    assert ">bor eller har bott i regionen</option>" in html
+    assert ">Vem som har tävlingsrätt (får delta officiellt)</label>" in html
 
 
 @pytest.mark.django_db
