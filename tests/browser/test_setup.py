@@ -88,6 +88,11 @@ def test_an_organiser_creates_an_sm_championship_and_edits_it(laptop, live_serve
     saved = page.locator("#edit-championship .messages")
     expect(saved).to_contain_text("The championship is saved.")
     expect(page.locator("input[name=registration_deadline]")).to_have_value(f"{year}-01-10T23:59")
+    # The rules read in words: each by its meaning, each value as the organiser says it.
+    eligibility = page.get_by_label("Who is eligible to take part officially")
+    expect(eligibility.locator("option:checked")).to_have_text("citizens of the country")
+    seating = page.locator("select[name=rules-seating_first_round] option")
+    assert seating.all_inner_texts() == ["the organiser chooses", "by prior ranking"]
     shot(page, "4-edit")
 
     # The public page shows 10:00 and 23:59.
