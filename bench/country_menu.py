@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -28,6 +27,8 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DEBUG", "true")
     import django
+
+    from bench import paired
 
     django.setup()
     from django import forms
@@ -51,14 +52,7 @@ def main() -> None:
             start = time.perf_counter()
             variants[name].render("country", "NO")
             times[name].append((time.perf_counter() - start) * 1000)
-    report = {}
-    for name, samples in times.items():
-        quartiles = statistics.quantiles(samples, n=4)
-        report[name] = {
-            "median_ms": round(statistics.median(samples), 2),
-            "spread_ms": round(quartiles[2] - quartiles[0], 2),
-        }
-    report["ratio"] = round(report["django"]["median_ms"] / report["site"]["median_ms"], 1)
+    report = paired.summary(times, slower="django", faster="site", digits=2)
     print(json.dumps(report))
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,8 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     import django
+
+    from bench import paired
 
     django.setup()
     from django.core.management import call_command
@@ -64,14 +65,7 @@ def main() -> None:
     finally:
         DatabaseOperations.sql_flush = truncate
         teardown_databases(old, verbosity=0)
-    report = {}
-    for name, samples in times.items():
-        quartiles = statistics.quantiles(samples, n=4)
-        report[name] = {
-            "median_ms": round(statistics.median(samples), 1),
-            "spread_ms": round(quartiles[2] - quartiles[0], 1),
-        }
-    report["ratio"] = round(report["truncate"]["median_ms"] / report["delete"]["median_ms"], 1)
+    report = paired.summary(times, slower="truncate", faster="delete")
     print(json.dumps(report))
 
 
