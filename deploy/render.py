@@ -66,7 +66,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="DATABASE_URL for a new environment file (default: the local server, peer auth)",
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
-    parser.add_argument("--workers", type=int, default=max(2, 2 * (os.cpu_count() or 1)))
+    # gunicorn's advice for sync workers behind a buffering proxy: two per core, and one.
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--http-port", type=int, default=80)
     parser.add_argument("--https-port", type=int, default=443)
     parser.add_argument("--no-ipv6", action="store_true", help="let nginx listen on IPv4 only")

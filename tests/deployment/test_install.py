@@ -26,6 +26,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -399,3 +400,103 @@ def test_a_backup_restored_into_an_empty_database_exports_the_same(installation)
         assert again.returncode == 1 and "not empty" in again.stderr
     finally:
         restored.drop()
+
+
+def children(pid: int) -> set[int]:
+    """Return the pids of the processes whose parent is ``pid``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
+                    found.add(int(entry.name))
+    return found
+
+
+def test_a_reload_answers_every_request(installation, site, tmp_path):
+    """upgrade.sh's reload (HUP) while phones read and post through nginx: none goes unanswered.
+
+    Each client keeps its connection to nginx open, as a phone does, and alternates a read
+    with a post whose body the application must read to refuse. Three reloads replace every
+    worker; a reset connection, a timeout or a 502 from nginx is a dropped request.
+    """
+    root = installation["root"]
+    sock = root / "run/championship/gunicorn.sock"
+    web = start(root, "web", tmp_path / "web.log")
+    proxy = subprocess.Popen(site, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+
+        def answers() -> bool:
+            assert web.poll() is None, (tmp_path / "web.log").read_text()
+            with contextlib.suppress(OSError):
+                return get_unix(sock, "/health/") == 200
+            return False
+
+        wait_for(answers, 60, interval=0.3, what="gunicorn on its unix socket")
+        https_port = installation["ports"][1]
+        tls = ssl.create_default_context()
+        tls.check_hostname = False
+        tls.verify_mode = ssl.CERT_NONE
+        done = threading.Event()
+        dropped: list[str] = []
+        answered = {"GET": 0, "POST": 0}
+        requests = (
+            ("GET", "/api/v1/championships/", None),
+            ("POST", "/api/v1/organiser-requests/", b"{not json"),
+        )
+
+        def phone():
+            connection = None
+            while not done.is_set():
+                for method, path, body in requests:
+                    connection = connection or http.client.HTTPSConnection(
+                        "127.0.0.1", https_port, context=tls, timeout=20
+                    )
+                    headers = {"Host": DOMAIN, "Content-Type": "application/json"}
+                    try:
+                        connection.request(method, path, body=body, headers=headers)
+                        response = connection.getresponse()
+                        response.read()
+                    except (OSError, http.client.HTTPException) as error:
+                        dropped.append(f"{method} {path}: {error!r}")
+                        connection.close()
+                        connection = None
+                        continue
+                    if response.status >= 500:
+                        dropped.append(f"{method} {path}: {response.status}")
+                    else:
+                        answered[method] += 1
+            if connection:
+                connection.close()
+
+        phones = [threading.Thread(target=phone) for _ in range(4)]
+        for thread in phones:
+            thread.start()
+        try:
+            wait_for(lambda: answered["POST"] >= 20, 30, what="the phones' first requests")
+            for _ in range(3):
+                old = children(web.pid)
+                assert old, (tmp_path / "web.log").read_text()
+                before = dict(answered)
+                os.kill(web.pid, signal.SIGHUP)
+                wait_for(
+                    lambda old=old: (now := children(web.pid)) and not now & old,
+                    60,
+                    interval=0.1,
+                    what="every worker replaced",
+                )
+                wait_for(
+                    lambda before=before: answered["POST"] > before["POST"] + 20,
+                    30,
+                    what="requests answered by the new workers",
+                )
+        finally:
+            done.set()
+            for thread in phones:
+                thread.join(timeout=30)
+        assert dropped == [], f"{len(dropped)} dropped of {sum(answered.values())}: {dropped[:5]}"
+        assert answered["GET"] >= 60 and answered["POST"] >= 60, answered
+    finally:
+        stop(proxy)
+        stop(web)
