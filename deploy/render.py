@@ -8,6 +8,10 @@ environment, the socket, the certificate, the cache, the backups) lie under
 directory and runs it there. The environment file holds the secret key: it is
 written only when it does not exist yet, never overwritten.
 
+``deploy.conf`` keeps the arguments of the render (``CHAMPIONSHIP_RENDER``), so
+that ``render.py --again /etc/championship/deploy.conf`` (``deploy/upgrade.sh``)
+writes a new release's files for the same installation.
+
 Only the standard library: it runs before the virtual environment exists.
 """
 
@@ -49,7 +53,10 @@ PATHS = {
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="render.py --again DEPLOY_CONF renders with the arguments kept there.",
+    )
     parser.add_argument("domain", help="the site's host name, e.g. puzzle.example.org")
     parser.add_argument("--root", default="/", help="where the files are written (default /)")
     parser.add_argument(
@@ -116,6 +123,7 @@ def values_for(args: argparse.Namespace) -> dict[str, str]:
     }
     for name in ("user", *PATHS):
         values[f"{name}_sh"] = shlex.quote(values[name])
+    values["render_sh"] = shlex.quote(shlex.join(args.argv))
     return values
 
 
@@ -150,8 +158,23 @@ def render(args: argparse.Namespace) -> None:
         write(env_file, template("championship.env"), mode=0o640)
 
 
+def kept_arguments(deploy_conf: Path) -> list[str]:
+    """Return the arguments of the render that wrote ``deploy_conf`` (``CHAMPIONSHIP_RENDER``)."""
+    for line in deploy_conf.read_text().splitlines():
+        name, _, value = line.partition("=")
+        if name == "CHAMPIONSHIP_RENDER":
+            return shlex.split(shlex.split(value)[0])
+    raise SystemExit(f"render.py: {deploy_conf} keeps no CHAMPIONSHIP_RENDER (install.sh again)")
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--again"]:
+        if len(argv) != 2:
+            raise SystemExit("usage: render.py --again DEPLOY_CONF")
+        argv = kept_arguments(Path(argv[1]))
     args = parse_args(argv)
+    args.argv = argv
     print(f"Rendering the files for {args.domain} under {args.root}:")
     render(args)
     return 0

@@ -5,8 +5,10 @@
 #
 # REF is a tag, branch or commit of the code's git remote (default: the newest
 # tag v*, or the remote's default branch when there is no tag). Fetch and check
-# out REF, install it into the virtual environment, migrate, collect the static
-# files, then reload gunicorn: on HUP it starts workers on the new code before
+# out REF, install it into the virtual environment, write the release's systemd
+# units and nginx site for this installation (render.py --again; the environment
+# file and its secret key are kept), migrate, collect the static files, then
+# reload nginx and gunicorn: on HUP it starts workers on the new code before
 # it stops the old ones, which finish the requests they hold, so no judge's
 # capture is dropped. The workers are restarted (they finish what they do first).
 set -euo pipefail
@@ -23,7 +25,10 @@ while [ $# -gt 0 ]; do
 done
 # shellcheck source=/dev/null
 . "$config"
+# The commands that act on the system (the deployment tests give stand-ins).
 systemctl=${SYSTEMCTL:-systemctl}
+nginx=${NGINX:-nginx}
+pip=${PIP:-$CHAMPIONSHIP_VENV/bin/pip}
 
 app=$CHAMPIONSHIP_APP
 python="$CHAMPIONSHIP_VENV/bin/python"
@@ -56,12 +61,15 @@ git checkout --quiet --detach "$ref"
 after=$(git rev-parse --short HEAD)
 echo "Code: $before -> $after ($ref)"
 
-"$CHAMPIONSHIP_VENV/bin/pip" install --quiet --upgrade "$app"
+"$pip" install --quiet --upgrade "$app"
+"$python" "$app/deploy/render.py" --again "$config"
 manage migrate --noinput
 manage collectstatic --noinput --verbosity 0
 manage check --deploy
 
+"$nginx" -t -q
 "$systemctl" daemon-reload
+"$systemctl" reload nginx.service
 "$systemctl" reload championship-web.service
 "$systemctl" restart championship-outbox.service championship-deadlines.service \
     championship-imports.service
