@@ -3,6 +3,8 @@
 #             (HOST=0.0.0.0 lets phones on the same network in; FRESH=1 rebuilds the demo)
 # make test — install the test tools too and run every test (lint, format, migrations, pytest)
 # make test-deep — the generated and exhaustive tests again, in full (CI runs it after make test)
+# make test-python PYTHON=python3.12 — the tests but the browser's and the servers', on another
+#             Python that pyproject.toml admits (CI runs it with Ubuntu 24.04's 3.12)
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -23,10 +25,10 @@ PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || sysctl -n hw.ncpu) +
 # worker and subprocess, even where the environment sets PYTHONDONTWRITEBYTECODE.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
 
-.PHONY: run test test-deep install lint format messages clean bench
+.PHONY: run test test-deep test-python install lint format messages clean bench
 
 $(BIN)/python:
-	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed"'
+	@$(PYTHON) -c 'import sys; assert (3, 11) <= sys.version_info[:2] <= (3, 13), "Python 3.11 to 3.13 is needed"'
 	$(PYTHON) -m venv $(VENV)
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
@@ -73,14 +75,25 @@ test: $(DEV_STAMP)
 	# Against the SQLite default: the check needs no server, and CI's database is for the tests.
 	DEBUG=true DATABASE_URL= $(BIN)/python manage.py makemigrations --check --dry-run
 	$(PYTEST) -n $(PYTEST_WORKERS) --dist worksteal -m "not serial"
-	# Tests that start servers or a database cluster of their own run apart.
-	$(PYTEST) -m serial
+	# Tests that start servers or a database cluster of their own run apart (those that
+	# install the site onto the machine itself only where asked: .ci/run).
+	$(PYTEST) -m "serial and not installs"
 
 # The tests marked deep (Hypothesis's, schemathesis's, the hostile-input sweep) with their full
 # numbers of examples and every hostile value at every URL; make test runs them quick
 # (tests/depth.py).
 test-deep: $(DEV_STAMP)
 	TEST_DEPTH=deep $(PYTEST) -n $(PYTEST_WORKERS) --dist worksteal -m "deep and not serial"
+
+# The application on another Python (a server's distribution has its own: Debian 12 3.11,
+# Ubuntu 24.04 3.12, Debian 13 3.13), in a virtual environment of its own inside $(VENV).
+OTHER_VENV = $(VENV)/other/$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+test-python:
+	@$(PYTHON) -c 'import sys; assert (3, 11) <= sys.version_info[:2] <= (3, 13), "Python 3.11 to 3.13 is needed"'
+	@[ -x $(OTHER_VENV)/bin/python ] || $(PYTHON) -m venv $(OTHER_VENV)
+	@echo "Installing the application and its test tools into $(OTHER_VENV) …"
+	@$(OTHER_VENV)/bin/python -m pip install --quiet --quiet --disable-pip-version-check --no-input -e '.[dev]'
+	PYTHONDONTWRITEBYTECODE= $(OTHER_VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist worksteal -m "not serial and not browser"
 
 # make bench — gunicorn + PostgreSQL + Redis under wrk; see docs/performance.md
 bench: $(DEV_STAMP)

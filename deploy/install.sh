@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the championship on a fresh Debian 12 server, as root, in one command:
+# Install the championship on a fresh Debian 12 or Ubuntu 24.04 server, as root, in one command:
 #
 #   deploy/install.sh puzzle.example.org --email you@example.org
 #   deploy/install.sh puzzle.example.org --certificate site.crt --key site.key
@@ -44,19 +44,21 @@ venv=$home/venv
 etc=/etc/championship
 source_checkout=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 step() { printf '\n== %s\n' "$*"; }
+# On a machine without systemd (CI's), a stand-in (SYSTEMCTL=...): the units are
+# written and checked all the same, and started by whoever runs the script.
+systemctl=${SYSTEMCTL:-systemctl}
 
 step "System packages"
 export DEBIAN_FRONTEND=noninteractive
 packages=(postgresql redis-server nginx git openssl ca-certificates python3-venv)
 [ "$certbot" = no ] || packages+=(certbot)
-# The application runs on Python 3.11 (pyproject.toml): Debian 12's python3.
-if ! command -v python3.11 >/dev/null; then
-    packages+=(python3.11-venv)
-fi
 apt-get update -qq
 apt-get install -y -qq "${packages[@]}" >/dev/null
-command -v python3.11 >/dev/null ||
-    { echo "install.sh: Python 3.11 is needed (Ubuntu 24.04: add the deadsnakes PPA)" >&2; exit 1; }
+# The distribution's Python: Debian 12's 3.11, Ubuntu 24.04's 3.12, Debian 13's 3.13
+# (pyproject.toml's requires-python).
+python=$(command -v python3.11 || command -v python3)
+"$python" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))' ||
+    { echo "install.sh: Python 3.11 to 3.13 is needed; $python is $("$python" -V)" >&2; exit 1; }
 
 step "The user $user and the code in $app"
 id "$user" >/dev/null 2>&1 ||
@@ -75,12 +77,12 @@ mkdir -p "$app/staticfiles"
 chown "$user:$user" "$app/staticfiles"
 
 step "The virtual environment $venv"
-[ -x "$venv/bin/python" ] || python3.11 -m venv "$venv"
+[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 "$venv/bin/pip" install --quiet --upgrade pip
 "$venv/bin/pip" install --quiet --upgrade "$app"
 
 step "PostgreSQL and Redis"
-systemctl enable --now postgresql redis-server
+"$systemctl" enable --now postgresql redis-server
 psql_admin() { runuser -u postgres -- psql -v ON_ERROR_STOP=1 -tAq "$@"; }
 [ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname = '$user'")" = 1 ] ||
     psql_admin -c "CREATE ROLE $user LOGIN CREATEDB"
@@ -121,15 +123,15 @@ manage collectstatic --noinput --verbosity 0
 manage check --deploy
 
 step "The services"
-systemctl daemon-reload
+"$systemctl" daemon-reload
 for unit in championship-web.service championship-outbox.service \
     championship-deadlines.service championship-imports.service championship-backup.timer; do
-    systemctl enable --quiet "$unit"
-    systemctl restart "$unit"
+    "$systemctl" enable --quiet "$unit"
+    "$systemctl" restart "$unit"
 done
 nginx -t
-systemctl enable --quiet nginx
-systemctl reload-or-restart nginx
+"$systemctl" enable --quiet nginx
+"$systemctl" reload-or-restart nginx
 
 if [ "$certbot" = yes ] && [ "$certificate" != "$live/fullchain.pem" ]; then
     step "A certificate from Let's Encrypt for $domain"
@@ -140,7 +142,7 @@ if [ "$certbot" = yes ] && [ "$certificate" != "$live/fullchain.pem" ]; then
     certificate=$live/fullchain.pem key=$live/privkey.pem
     render
     nginx -t
-    systemctl reload nginx
+    "$systemctl" reload nginx
 fi
 
 cat <<DONE
