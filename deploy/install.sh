@@ -56,7 +56,9 @@ apt-get update -qq
 apt-get install -y -qq "${packages[@]}" >/dev/null
 # The distribution's Python: Debian 12's 3.11, Ubuntu 24.04's 3.12, Debian 13's 3.13
 # (pyproject.toml's requires-python).
-python=$(command -v python3.11 || command -v python3)
+# /usr/bin's, not one of root's own (pyenv's, say): the app's user must be able to run it.
+python=/usr/bin/python3.11
+[ -x "$python" ] || python=/usr/bin/python3
 "$python" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))' ||
     { echo "install.sh: Python 3.11 to 3.13 is needed; $python is $("$python" -V)" >&2; exit 1; }
 
