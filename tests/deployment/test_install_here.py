@@ -45,7 +45,13 @@ def install(tmp_path: Path) -> subprocess.CompletedProcess:
     stand_in.chmod(0o755)
     return subprocess.run(
         [ROOT / "deploy/install.sh", DOMAIN, "--no-certbot"],
-        env={**os.environ, "SYSTEMCTL": str(stand_in)},
+        # As sudo gives it: none of the test run's settings (DJANGO_SETTINGS_MODULE).
+        env={
+            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "HOME": "/root",
+            "LANG": "C.UTF-8",
+            "SYSTEMCTL": str(stand_in),
+        },
         capture_output=True,
         text=True,
         timeout=1200,
