@@ -126,21 +126,26 @@ def get(path: str) -> tuple[int, bytes]:
 
 def test_install_sh_installs_the_site_and_again_changes_nothing(tmp_path):
     h.require(os.geteuid() == 0, "deploy/install.sh runs as root")
+    fresh = not APP.exists()
     first = install(tmp_path)
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
     assert f"The championship runs at https://{DOMAIN}/" in first.stdout
 
-    # The code: a clone of this checkout's commit, root's; the app's user cannot change it.
-    head = subprocess.run(
-        ["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout
-    installed = subprocess.run(
-        ["git", "-c", f"safe.directory={APP}", "-C", APP, "rev-parse", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert installed == head
+    # The code: a clone of this checkout's commit (kept if it was there: upgrade.sh changes
+    # it), root's; the app's user cannot change it.
+    if fresh:
+        head = subprocess.run(
+            ["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout
+        installed = subprocess.run(
+            ["git", "-c", f"safe.directory={APP}", "-C", APP, "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert installed == head
+    else:
+        assert f"kept {APP}" in first.stdout
     assert APP.stat().st_uid == 0
     user = pwd.getpwnam("championship")
     env_file = ETC / "championship.env"
