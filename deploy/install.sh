@@ -73,10 +73,11 @@ if [ ! -d "$app/.git" ]; then
 else
     echo "kept $app (deploy/upgrade.sh changes it)"
 fi
-# The code belongs to root: the app's user runs it and cannot change it.
+# The code belongs to root: the app's user runs it and cannot change it. The static files
+# are the user's: it collects them (again on a second run, into what the first collected).
 chown -R root:root "$app"
 mkdir -p "$app/staticfiles"
-chown "$user:$user" "$app/staticfiles"
+chown -R "$user:$user" "$app/staticfiles"
 
 step "The virtual environment $venv"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"

@@ -34,6 +34,7 @@ DOMAIN = "puzzle.example.org"
 APP = Path("/srv/championship/app")
 ETC = Path("/etc/championship")
 UNITS = Path("/etc/systemd/system")
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 RECORDER = """#!/bin/sh
 echo "systemctl $*" >> {log}
 """
@@ -47,7 +48,7 @@ def install(tmp_path: Path) -> subprocess.CompletedProcess:
         [ROOT / "deploy/install.sh", DOMAIN, "--no-certbot"],
         # As sudo gives it: none of the test run's settings (DJANGO_SETTINGS_MODULE).
         env={
-            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "PATH": SYSTEM_PATH,
             "HOME": "/root",
             "LANG": "C.UTF-8",
             "SYSTEMCTL": str(stand_in),
@@ -82,7 +83,7 @@ def start(name: str, log: Path) -> subprocess.Popen:
     return subprocess.Popen(
         command,
         cwd=unit["WorkingDirectory"],
-        env={"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"},
+        env={"PATH": SYSTEM_PATH, "LANG": "C.UTF-8"},
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -106,9 +107,9 @@ def nginx_serves_the_site() -> None:
     if running.exists():
         with contextlib.suppress(ProcessLookupError, ValueError):
             os.kill(int(running.read_text()), 0)
-            subprocess.run(["nginx", "-s", "reload"], check=True)
+            subprocess.run(["/usr/sbin/nginx", "-s", "reload"], check=True)
             return
-    subprocess.run(["nginx"], check=True)
+    subprocess.run(["/usr/sbin/nginx"], check=True)
 
 
 def get(path: str) -> tuple[int, bytes]:
@@ -161,6 +162,7 @@ def test_install_sh_installs_the_site_and_again_changes_nothing(tmp_path):
     # What the summary prints works as printed.
     organiser = subprocess.run(
         ["championship-manage", "create_organiser", "kari", "--email", "kari@example.org"],
+        env={"PATH": SYSTEM_PATH, "LANG": "C.UTF-8"},
         capture_output=True,
         text=True,
     )
@@ -184,7 +186,7 @@ def test_install_sh_installs_the_site_and_again_changes_nothing(tmp_path):
         wait_for(answers, 60, interval=0.5, what="the site through nginx")
         status, body = get("/")
         assert status == 200, body[:500]
-        status, body = get("/static/judging/judge.js")
+        status, body = get("/static/judging/dashboard.js")
         assert status == 200 and body, status
         for name in ("outbox", "deadlines", "imports"):
             assert processes[name].poll() is None, (logs / f"{name}.log").read_text()
@@ -196,6 +198,7 @@ def test_install_sh_installs_the_site_and_again_changes_nothing(tmp_path):
                 *("exec", backup["EnvironmentFile"], "--", *shlex.split(backup["ExecStart"])),
             ],
             cwd=backup["WorkingDirectory"],
+            env={"PATH": SYSTEM_PATH, "LANG": "C.UTF-8"},
             capture_output=True,
             text=True,
         )
