@@ -101,15 +101,16 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
-def nginx_serves_the_site() -> None:
-    """Load the site into the machine's nginx: reload the running one, or start it."""
+def nginx_serves_the_site() -> bool:
+    """Load the site into the machine's nginx: reload the running one, or start it (True)."""
     running = Path("/run/nginx.pid")
     if running.exists():
         with contextlib.suppress(ProcessLookupError, ValueError):
             os.kill(int(running.read_text()), 0)
             subprocess.run(["/usr/sbin/nginx", "-s", "reload"], check=True)
-            return
+            return False
     subprocess.run(["/usr/sbin/nginx"], check=True)
+    return True
 
 
 def get(path: str) -> tuple[int, bytes]:
@@ -172,10 +173,11 @@ def test_install_sh_installs_the_site_and_again_changes_nothing(tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
     processes = {}
+    started_nginx = False
     try:
         for name in ("web", "outbox", "deadlines", "imports"):
             processes[name] = start(f"championship-{name}.service", logs / f"{name}.log")
-        nginx_serves_the_site()
+        started_nginx = nginx_serves_the_site()
 
         def answers():
             assert processes["web"].poll() is None, (logs / "web.log").read_text()
@@ -207,6 +209,8 @@ def test_install_sh_installs_the_site_and_again_changes_nothing(tmp_path):
     finally:
         for process in processes.values():
             stop(process)
+        if started_nginx:
+            subprocess.run(["/usr/sbin/nginx", "-s", "quit"], check=False)
 
     # Again: safe, and the secret key kept.
     second = install(tmp_path)
