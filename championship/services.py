@@ -482,6 +482,7 @@ CHAMPIONSHIP_EDITABLE = (
     "venue",
     "address",
     "payment_instructions",
+    "payment_reference_scheme",
     "protest_window_minutes",
     "member_changes_days_before",
     "offer_hours",

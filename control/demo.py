@@ -32,6 +32,7 @@ from judging.capture_kinds import CaptureInput
 from judging.models import Capture
 from judging.services import capture_record
 from registration.models import Entry, EntryMember, Person
+from registration.payment import give_reference
 from registration.places import OPEN, registration_state
 from results.services import standings_recompute
 
@@ -201,12 +202,14 @@ def _entry(category, members, *, name, registered_at, adult_name="", payment="pa
         confirmed_at=registered_at,
         fee=category.fee,
         payment_status=payment,
-        payment_reference=f"VIPPS-{secrets.randbelow(10**8):08d}" if payment == "paid" else "",
         publish_consent=all(m.publish_consent for m in members),
         adult_name=adult_name,
         contact_email=members[0].email,
         language="nb",
     )
+    # Its KID, as a new entry gets (the paid ones paid with it).
+    if give_reference(entry, category.championship):
+        entry.save(update_fields=["payment_reference"])
     EntryMember.objects.bulk_create(
         EntryMember(entry=entry, person=person, position=position)
         for position, person in enumerate(members, start=1)

@@ -351,6 +351,12 @@ class ChampionshipEditForm(forms.ModelForm):
             "closes registration earlier, never later."
         )
 
+    def clean_payment_reference_scheme(self):
+        # Left out (a form of an earlier release): as it is.
+        if "payment_reference_scheme" not in self.data:
+            return self.instance.payment_reference_scheme
+        return self.cleaned_data["payment_reference_scheme"]
+
     def clean_offer_hours(self):
         # Left out (a form of an earlier release): as it is.
         value = self.cleaned_data.get("offer_hours")

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from championship.models import Category
 from registration import questions
 from registration.models import Entry, EntryMember, Person, Puzzler
+from registration.payment import give_reference
 from registration.represents import chosen as represents_chosen
 from registration.services import checked_answers, payment_due, person_of
 from registration.validation import MemberData, entry_errors, registered_people
@@ -153,6 +154,12 @@ def _import_save(planned: list[tuple[Entry, list[MemberData], list[bool]]]) -> N
     if not planned:
         return
     Entry.objects.bulk_create([entry for entry, _members, _consents in planned])
+    given = [
+        entry
+        for entry, _members, _consents in planned
+        if give_reference(entry, entry.category.championship)
+    ]
+    Entry.objects.bulk_update(given, ["payment_reference"])
     members = [
         (entry, position, member, consent)
         for entry, row_members, consents in planned

@@ -8,8 +8,10 @@ due
     An unpaid entry with a fee: the entrant is told how to pay it.
 payment reference
     What the entrant marks the payment with, so that the organiser can find the
-    entry: the reference the organiser gave the entry, else the entry's id (the
-    ``id`` of the CSV export and the interchange format).
+    entry: the one the entry was given when it was made, in the form its
+    championship's bank agreement asks for (a KID, an OCR or FIK reference, an RF
+    reference: ``registration.references``), or that the organiser gave it; else the
+    entry's id (the ``id`` of the CSV export and the interchange format).
 payment instructions
     The championship's text (``Championship.payment_instructions``) with
     ``{reference}`` and ``{fee}`` put in for the entry.
@@ -19,7 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from championship.models import Championship, PaymentReferenceScheme
 from core.l10n import money
+from registration import references
 from registration.models import Entry
 
 REFERENCE = "{reference}"
@@ -39,6 +43,28 @@ def is_due(entry: Entry) -> bool:
 def reference(entry: Entry) -> str:
     """Return the reference the entrant marks the payment with."""
     return entry.payment_reference.strip() or entry.ref
+
+
+def scheme_of(championship: Championship) -> str | None:
+    """Return the scheme of the championship's new references; ``None``: the entry's own id."""
+    chosen = championship.payment_reference_scheme
+    if chosen == PaymentReferenceScheme.ENTRY:
+        return None
+    return chosen or references.default_scheme(championship.currency)
+
+
+def give_reference(entry: Entry, championship: Championship) -> bool:
+    """Give a new (saved) entry its reference in the championship's form, unless it has one.
+
+    Return whether it was given (the caller saves ``payment_reference``). The number is
+    the entry's id in the database: unique on the site, and the references of one
+    championship have one length.
+    """
+    scheme = scheme_of(championship)
+    if entry.payment_reference.strip() or scheme is None:
+        return False
+    entry.payment_reference = references.make(scheme, entry.pk)
+    return True
 
 
 def fee_text(entry: Entry) -> str:

@@ -21,6 +21,7 @@ from championship.models import Category
 from core import jsonbounds
 from registration import notifications, questions, signals
 from registration.models import Entry, EntryMember, Person, email_key
+from registration.payment import give_reference
 from registration.represents import chosen as represents_of
 from registration.validation import (
     MemberData,
@@ -120,9 +121,12 @@ def entry_register(
             answers=answers,
             represents=country,
         )
+        changed = ["payment_reference"] if give_reference(entry, championship) else []
         if has_place:
             entry.payment_due_at = payment_due(entry, arrived)
-            entry.save(update_fields=["payment_due_at"])
+            changed.append("payment_due_at")
+        if changed:
+            entry.save(update_fields=changed)
         for position, (member, consent) in enumerate(zip(members, consents, strict=True), 1):
             person = person_of(member, championship=championship, consent=consent)
             person.save()

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from api import serializers
 from api.views.base import SLUG, TAG, ApiView
-from registration import checkin, deadlines, services, validation
+from registration import checkin, deadlines, payment, services, validation
 from registration.models import Entry, entry_for_manage_token
 from registration.notifications import manage_url
 
@@ -57,7 +57,7 @@ def entry_body(entry: Entry) -> dict:
         "fee": entry.fee,
         "currency": category.championship.currency,
         "payment_status": entry.payment_status,
-        "payment_reference": entry.payment_reference.strip() or entry.ref,
+        "payment_reference": payment.reference(entry),
         "waiting_position": entry.waiting_position(),
         "offer_expires_at": entry.offer_expires_at,
         "payment_due_at": entry.payment_due_at,

@@ -75,6 +75,25 @@ class Currency(models.TextChoices):
     EUR = "EUR", "EUR"
 
 
+class PaymentReferenceScheme(models.TextChoices):
+    """How an entry's payment reference is made (registration/references.py)."""
+
+    BY_CURRENCY = (
+        "",
+        _("As the currency suggests: KID (NOK), OCR (SEK), FIK +71 (DKK), RF reference (EUR)"),
+    )
+    KID10 = "kid10", _("KID with a modulus 10 check digit (Norway)")
+    KID11 = "kid11", _("KID with a modulus 11 check digit (Norway)")
+    OCR = "ocr", _("OCR reference with a check digit (Sweden, bankgiro)")
+    OCR_LENGTH = (
+        "ocr_length",
+        _("OCR reference with a length digit and a check digit (Sweden, bankgiro)"),
+    )
+    FIK71 = "fik71", _("FIK +71 payment id of 15 digits (Denmark)")
+    RF = "rf", _("RF creditor reference (ISO 11649, for euro)")
+    ENTRY = "entry", _("The entry's own id, without a check digit")
+
+
 class Championship(models.Model):
     """One championship: a venue, a day, a ruleset, and its categories."""
 
@@ -116,6 +135,17 @@ class Championship(models.Model):
             "e-mail while the entry is unpaid, e.g. “Vipps {fee} to 123 45, marked "
             "{reference}”. {reference} becomes the entry's payment reference and {fee} its "
             "fee; the reference is shown beside the text anyway."
+        ),
+    )
+    payment_reference_scheme = models.CharField(
+        _("payment references"),
+        max_length=12,
+        choices=PaymentReferenceScheme.choices,
+        blank=True,
+        default=PaymentReferenceScheme.BY_CURRENCY,
+        help_text=_(
+            "The form the bank agreement asks for. Each new entry gets its reference in "
+            "that form; references already given stay as they are."
         ),
     )
     # Which e-mails entrants get (control.notifications); each may be turned off.

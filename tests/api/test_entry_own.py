@@ -7,7 +7,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from championship.models import Championship
-from registration import checkin, services
+from registration import checkin, references, services
 from registration.models import Entry
 from tests import factories
 from tests.registration.test_deadlines import STARTS, rm  # noqa: F401 (a fixture)
@@ -42,7 +42,9 @@ def test_the_holder_reads_accepts_and_withdraws(rm):  # noqa: F811
     assert body["status"] == "waitlisted" and body["waiting_position"] == 2
     assert body["members"] == [{"name": "Cara"}]
     assert (body["offer_expires_at"], body["payment_due_at"]) == (None, None)
-    assert body["payment_reference"] == cara.ref and body["fee"] == "200.00"
+    cara.refresh_from_db()
+    assert body["payment_reference"] == cara.payment_reference and body["fee"] == "200.00"
+    assert body["payment_reference"] == references.make("kid10", cara.pk)
     # Not offered: accepting is refused with the reason, and nothing changes.
     refused = api.post(url(bo, "accept"))
     assert refused.status_code == 409 and "No place is offered" in refused.json()["detail"]

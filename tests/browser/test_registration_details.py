@@ -8,6 +8,7 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from championship.models import Championship, ChampionshipRole
+from registration import references
 from registration.models import Entry, Person
 from tests import factories
 from tests.browser.screens import shot
@@ -100,11 +101,12 @@ def test_each_member_of_a_pair_consents_for_themself_and_is_told_how_to_pay(
     page.get_by_role("button", name="Register").click()
     page.wait_for_url(f"{live_server.url}/sm-{NEXT_YEAR}/entries/**")
     entry = Entry.objects.get()
+    # A Swedish championship's reference: an OCR number the bankgiro checks.
+    ocr = entry.payment_reference
+    assert ocr == references.make("ocr", entry.pk)
     how = page.locator(".payment-instructions")
-    expect(how).to_contain_text(
-        f"Swisha 150 SEK till 123 456 78 90 och märk betalningen {entry.ref}."
-    )
-    expect(how.locator(".payment-reference")).to_have_text(entry.ref)
+    expect(how).to_contain_text(f"Swisha 150 SEK till 123 456 78 90 och märk betalningen {ocr}.")
+    expect(how.locator(".payment-reference")).to_have_text(ocr)
     shot(page, "entry-how-to-pay-390")
     assert dict(Person.objects.values_list("name", "publish_consent")) == {
         "Åsa Öberg": True,

@@ -71,7 +71,7 @@ def test_a_freed_place_is_offered_held_and_accepted(rm, django_capture_on_commit
     )
     (offer,) = mails_to("Bo")
     assert "it is offered to you" in offer.body and second.manage_token in offer.body
-    assert f"Vipps 200 NOK to 123 45, marked {second.ref}." in offer.body
+    assert f"Vipps 200 NOK to 123 45, marked {second.payment_reference}." in offer.body
     # The offered place is held: the category stays full, a newcomer waits behind Cara.
     assert places.registration_state(rm) == places.FULL
     late = sign_up(rm, "Dan", capture)
@@ -190,7 +190,7 @@ def test_a_confirmed_entry_must_pay_within_the_hours_and_is_reminded_once(
     # The deadline in the championship's time (Oslo), not the server's.
     local = timezone.localtime(due, pay.championship.tzinfo)
     assert f"Please pay by {local:%-d %B %Y, %H:%M}" in reminder.body
-    assert f"Vipps 200 NOK to 123 45, marked {anna.ref}." in reminder.body
+    assert f"Vipps 200 NOK to 123 45, marked {anna.payment_reference}." in reminder.body
     # Past the deadline: overdue, but not released without the organiser (or the setting).
     anna.refresh_from_db()
     assert anna.is_overdue(due) and not anna.is_overdue(due - timedelta(seconds=1))

@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 
 from championship.models import Category, Championship, ChampionshipRole
-from registration import payment, services, validation
+from registration import payment, references, services, validation
 from registration.models import Entry
 from tests import factories
 from tests.championship.test_admin import admin_url, change_form_data
@@ -44,10 +44,16 @@ def manage_page(client, entry):
 
 def test_the_entrants_page_shows_how_to_pay_with_the_reference_while_unpaid(client, rm):
     entry = register(rm)
+    # A Norwegian championship's entry gets a KID (modulus 10) made of its id.
+    assert entry.payment_reference == references.make("kid10", entry.pk)
+    assert references.is_valid("kid10", entry.payment_reference)
     text = manage_page(client, entry)
     assert "How to pay" in text
-    assert f"Vipps 200 NOK til 123 45.<br>Merk betalingen med {entry.ref}." in text
-    assert f'Payment reference: <strong class="payment-reference">{entry.ref}</strong>' in text
+    assert f"Vipps 200 NOK til 123 45.<br>Merk betalingen med {entry.payment_reference}." in text
+    assert (
+        f'Payment reference: <strong class="payment-reference">{entry.payment_reference}</strong>'
+        in text
+    )
     # A reference the organiser gave the entry wins over its id.
     Entry.objects.filter(pk=entry.pk).update(payment_reference="KID 4711")
     assert "Merk betalingen med KID 4711." in manage_page(client, entry)
@@ -85,8 +91,10 @@ def test_the_text_keeps_other_braces_and_is_escaped(client, rm):
         payment_instructions="<b>Bank</b> {konto} {reference}"
     )
     entry = register(rm)
-    assert payment.instructions(entry).text == f"<b>Bank</b> {{konto}} {entry.ref}"
-    assert f"&lt;b&gt;Bank&lt;/b&gt; {{konto}} {entry.ref}" in manage_page(client, entry)
+    assert payment.instructions(entry).text == f"<b>Bank</b> {{konto}} {entry.payment_reference}"
+    assert f"&lt;b&gt;Bank&lt;/b&gt; {{konto}} {entry.payment_reference}" in manage_page(
+        client, entry
+    )
 
 
 def test_the_confirmation_email_carries_the_instructions(
@@ -107,10 +115,11 @@ def test_the_confirmation_email_carries_the_instructions(
     assert response.status_code == 302
     entry = Entry.objects.get()
     (message,) = mail.outbox
-    assert f"How to pay:\nVipps 200 NOK til 123 45.\nMerk betalingen med {entry.ref}." in (
-        message.body
+    assert (
+        f"How to pay:\nVipps 200 NOK til 123 45.\nMerk betalingen med {entry.payment_reference}."
+        in (message.body)
     )
-    assert f"Payment reference: {entry.ref}" in message.body
+    assert f"Payment reference: {entry.payment_reference}" in message.body
     # The page the entrant lands on says it too.
     assert "How to pay" in client.get(response.url).text
 
@@ -133,7 +142,7 @@ def test_the_waiting_list_email_has_no_instructions_and_the_promotion_email_has(
         services.entry_withdraw(entry=first)
     promoted = next(m for m in mail.outbox if m.to == ["second@example.org"] and m != waitlisted)
     assert "now confirmed" in promoted.body
-    assert f"Merk betalingen med {waiting.ref}." in promoted.body
+    assert f"Merk betalingen med {waiting.payment_reference}." in promoted.body
 
 
 def test_the_checkin_list_shows_each_entrys_payment(client, rm):
