@@ -98,7 +98,10 @@ def entry_page(request, championship_slug, token):
             "category": category,
             "championship": category.championship,
             "members": members,
-            "awaiting_address": [m for m in members if m.address_state == AddressState.AWAITING],
+            # A withdrawn entry has no results to join with others: nothing to confirm for.
+            "awaiting_address": []
+            if entry.status == Entry.Status.WITHDRAWN
+            else [m for m in members if m.address_state == AddressState.AWAITING],
             "entry_form": entry_form,
             "formset": formset,
             "editable": editable,

@@ -24,7 +24,7 @@ from championship import outbox
 from championship.models import OutgoingMail
 from interchange.export import export_document
 from interchange.write import import_document
-from registration import bulk
+from registration import bulk, services
 from registration.models import Person, Puzzler
 from registration.validation import MemberData
 from tests import factories
@@ -297,6 +297,18 @@ def test_the_private_page_sends_the_link_again_but_not_every_minute(
     # A member of another entry is not this page's to mail.
     stranger = factories.person(future, email="x@example.org")
     assert client.post(f"{page}address/{stranger.pk}/").status_code == 404
+
+
+def test_a_withdrawn_entry_asks_for_no_address(client, future, django_capture_on_commit_callbacks):
+    page = register(
+        client, future, django_capture_on_commit_callbacks, ("Kari Nordmann", "kari@example.org")
+    )
+    assert "Confirm your e-mail address" in client.get(page).text
+    entry = person(future, "Kari Nordmann").entries.get()
+    services.entry_withdraw(entry=entry)
+    text = client.get(page).text
+    assert "Withdrawn" in text
+    assert "Confirm your e-mail address" not in text and "Send the link" not in text
 
 
 # Imports ----------------------------------------------------------------------------------------
