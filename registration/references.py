@@ -118,10 +118,3 @@ def is_valid(scheme: str, text: str) -> bool:
     except InvalidReference:
         return False
     return True
-
-
-def display(reference: str) -> str:
-    """Return ``reference`` as it is shown and printed: an RF reference in groups of four."""
-    if reference.startswith("RF"):
-        return " ".join(reference[i : i + 4] for i in range(0, len(reference), 4))
-    return reference

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from championship.models import Championship
+from championship.models import Championship, PaymentReferenceScheme
 from registration import payment, references, services
 from registration.models import Entry
 from registration.validation import MemberData
@@ -34,6 +34,11 @@ def test_the_currency_gives_the_form_its_banks_check(currency, scheme):
     assert entry.payment_reference == references.make(scheme, entry.pk)
     assert references.is_valid(scheme, entry.payment_reference)
     assert payment.reference(entry) == entry.payment_reference
+
+
+def test_the_championships_choices_are_the_schemes_references_makes():
+    made = set(PaymentReferenceScheme.values) - {"", PaymentReferenceScheme.ENTRY}
+    assert made == set(references.SCHEMES)
 
 
 @pytest.mark.django_db

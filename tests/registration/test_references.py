@@ -94,7 +94,9 @@ def test_the_length_digit_counts_the_whole_reference():
 @pytest.mark.parametrize("number", [1, 42, 1234567, 98765432])
 def test_every_made_reference_passes_its_own_check_and_fails_when_mistyped(scheme, number):
     reference = r.make(scheme, number)
-    assert r.validate(scheme, r.display(reference)) == reference
+    # As typed or printed, in groups of four: the same reference.
+    spaced = " ".join(reference[i : i + 4] for i in range(0, len(reference), 4))
+    assert r.validate(scheme, spaced) == reference
     # One digit mistyped (the last digit of the number) is caught by every scheme.
     position = len(reference) - (2 if scheme in ("ocr_length",) else 1) - 1
     if scheme == "rf":
@@ -117,11 +119,6 @@ def test_the_currency_suggests_the_scheme():
         "rf",
         "rf",
     ]
-
-
-def test_rf_is_shown_in_groups_of_four_and_others_as_they_are():
-    assert r.display("RF18539007547034") == "RF18 5390 0754 7034"
-    assert r.display("004040400000669") == "004040400000669"
 
 
 def test_nonsense_is_refused_before_a_reference_is_made():
