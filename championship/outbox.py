@@ -75,12 +75,18 @@ def register_finisher(kind: str, finisher: Finisher) -> None:
 
 # Attachments are made when a mail is sent, not stored: (file name, content, MIME type).
 Attacher = Callable[[OutgoingMail], "list[tuple[str, bytes, str]]"]
-_attachers: dict[str, Attacher] = {}
+_attachers: dict[str, list[Attacher]] = {}
 
 
 def register_attacher(kind: str, attacher: Attacher) -> None:
-    """Have ``attacher`` give the files attached to every mail of ``kind`` as it is sent."""
-    _attachers[kind] = attacher
+    """Have ``attacher`` give files attached to every mail of ``kind`` as it is sent.
+
+    A kind may have several attachers (the check-in code, the payment code), each
+    registered once; their files are attached in the order they were registered.
+    """
+    attachers = _attachers.setdefault(kind, [])
+    if attacher not in attachers:
+        attachers.append(attacher)
 
 
 def queue(
@@ -177,9 +183,9 @@ def _attempt(mail: OutgoingMail, now: datetime) -> None:
             if any(placeholder in body for placeholder in PLACEHOLDERS):
                 raise RuntimeError(f"No finisher filled in the secret of a {mail.kind} mail.")
             message = EmailMessage(mail.subject, body, settings.DEFAULT_FROM_EMAIL, [mail.to])
-            attacher = _attachers.get(mail.kind)
-            for name, content, mimetype in attacher(mail) if attacher else ():
-                message.attach(name, content, mimetype)
+            for attacher in _attachers.get(mail.kind, ()):
+                for name, content, mimetype in attacher(mail):
+                    message.attach(name, content, mimetype)
         message.send()
     except Exception as error:
         # Any error: a refused connection, a timeout, a rejected address, a broken backend.

@@ -483,6 +483,14 @@ CHAMPIONSHIP_EDITABLE = (
     "address",
     "payment_instructions",
     "payment_reference_scheme",
+    "payee_name",
+    "swish_number",
+    "vipps_number",
+    "mobilepay_number",
+    "bank_account",
+    "iban",
+    "bic",
+    "refund_days_before",
     "protest_window_minutes",
     "member_changes_days_before",
     "offer_hours",
@@ -498,8 +506,8 @@ CHAMPIONSHIP_EDITABLE = (
 
 @transaction.atomic
 def championship_update(*, championship: Championship, **changes) -> Championship:
-    """Change a championship's name, dates, place, payment instructions, protest window or
-    public listing."""
+    """Change a championship's name, dates, place, payment, protest window, mails or public
+    listing (``CHAMPIONSHIP_EDITABLE``)."""
     unknown = set(changes) - set(CHAMPIONSHIP_EDITABLE)
     if unknown:
         raise TypeError(f"not editable here: {', '.join(sorted(unknown))}")

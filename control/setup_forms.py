@@ -330,6 +330,25 @@ def preset_initial(preset: str) -> tuple[dict, list[dict]]:
 # Edit championship -----------------------------------------------------------------------
 
 
+# Where entrants pay, in the order the edit page shows them; and which the page offers for
+# which currency (the others: always).
+PAYEES = (
+    "payee_name",
+    "swish_number",
+    "vipps_number",
+    "mobilepay_number",
+    "bank_account",
+    "iban",
+    "bic",
+)
+PAYEE_CURRENCIES = {
+    "swish_number": ("SEK",),
+    "vipps_number": ("NOK",),
+    "mobilepay_number": ("DKK",),
+    "bank_account": ("NOK", "SEK", "DKK"),
+}
+
+
 class ChampionshipEditForm(forms.ModelForm):
     """The championship's dates, place, payment instructions and public listing."""
 
@@ -350,6 +369,21 @@ class ChampionshipEditForm(forms.ModelForm):
             "When empty, the preset's rule applies. An earlier deadline than the preset's "
             "closes registration earlier, never later."
         )
+        # Only the payment app of the championship's country, and no account number beside
+        # an IBAN for euro; what is not shown stays as it is.
+        currency = self.instance.currency
+        for name, currencies in PAYEE_CURRENCIES.items():
+            if currency not in currencies:
+                del self.fields[name]
+        for name in (*PAYEES, "refund_days_before"):
+            if name in self.fields and name not in self.data and self.is_bound:
+                # Left out (a form of an earlier release): as it is.
+                del self.fields[name]
+
+    @property
+    def payee_fields(self):
+        """Where entrants pay, as the championship's currency suggests (``PAYEES``)."""
+        return [self[name] for name in PAYEES if name in self.fields]
 
     def clean_payment_reference_scheme(self):
         # Left out (a form of an earlier release): as it is.

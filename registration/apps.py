@@ -7,7 +7,8 @@ class RegistrationConfig(AppConfig):
     verbose_name = _("Registration")
 
     def ready(self):
-        from registration import checkin, notifications
+        from registration import checkin, notifications, payment
 
         checkin.attach_to_mail()
+        payment.attach_to_mail()
         notifications.finish_address_links()

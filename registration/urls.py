@@ -19,6 +19,7 @@ urlpatterns = [
     path("register/<slug:category_key>/check/", views.check, name="check"),
     path("entries/<str:token>/withdraw/", views.withdraw, name="withdraw"),
     path("entries/<str:token>/accept/", views.accept, name="accept"),
+    path("entries/<str:token>/pay.png", views.payment_code, name="payment_code"),
     path("entries/<str:token>/judge-note/", views.judge_note, name="judge_note"),
     path("entries/<str:token>/represents/", views.represents, name="represents"),
     path(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -18,7 +18,7 @@ from championship import selectors as championship_selectors
 from championship.models import Category
 from championship.permissions import get_championship
 from core import actions
-from registration import deadlines, notifications, places, services, validation
+from registration import deadlines, notifications, paycodes, payment, places, services, validation
 from registration.forms import EntryForm, RepresentsForm, apply_service_errors, member_formset
 from registration.models import Entry, entry_for_manage_token
 from registration.public import public_entry_lists
@@ -151,6 +151,17 @@ def entry_by_token(request, championship_slug, token) -> Entry:
     if entry is None:
         raise Http404(_("This link does not lead to an entry. Check the link in your e-mail."))
     return entry
+
+
+@never_cache
+@require_GET
+def payment_code(request, championship_slug, token):
+    """The QR code that pays the entry's fee (Swish, EPC), while it is due."""
+    entry = entry_by_token(request, championship_slug, token)
+    code = payment.pay_code(entry)
+    if code is None:
+        raise Http404(_("This entry has nothing to pay with a code."))
+    return HttpResponse(paycodes.png(code), content_type="image/png")
 
 
 @never_cache

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from championship import bounds, presets, rulesets
+from championship import bounds, payees, presets, rulesets
 from championship.rules import deadline
 from core import tokens
 from core.zones import known_zones
@@ -146,6 +146,64 @@ class Championship(models.Model):
         help_text=_(
             "The form the bank agreement asks for. Each new entry gets its reference in "
             "that form; references already given stay as they are."
+        ),
+    )
+    # Where entrants pay (championship.payees): each optional, stored compact.
+    payee_name = models.CharField(
+        _("account holder"),
+        max_length=payees.NAME_MAX,
+        blank=True,
+        help_text=_(
+            "Who the account belongs to, as the bank knows them (the club or association). "
+            "Empty: the championship's name."
+        ),
+    )
+    swish_number = models.CharField(
+        _("Swish number"),
+        max_length=20,
+        blank=True,
+        validators=[payees.validate_swish],
+        help_text=_("Entrants get a Swish QR code with the fee and the reference filled in."),
+    )
+    vipps_number = models.CharField(
+        _("Vipps number"),
+        max_length=20,
+        blank=True,
+        validators=[payees.validate_app_number],
+        help_text=_("Shown with the reference to type in the Vipps app."),
+    )
+    mobilepay_number = models.CharField(
+        _("MobilePay number"),
+        max_length=20,
+        blank=True,
+        validators=[payees.validate_app_number],
+        help_text=_("Shown with the reference to type in the MobilePay app."),
+    )
+    bank_account = models.CharField(
+        _("bank account"),
+        max_length=payees.NUMBER_MAX,
+        blank=True,
+        help_text=_(
+            "Norway: the account number; Sweden: the bankgiro number (or clearing and "
+            "account number); Denmark: registration and account number."
+        ),
+    )
+    iban = models.CharField(
+        _("IBAN"),
+        max_length=payees.NUMBER_MAX,
+        blank=True,
+        validators=[payees.validate_iban],
+        help_text=_("For payments in euro (an EPC QR code) and from abroad."),
+    )
+    bic = models.CharField(_("BIC"), max_length=14, blank=True, validators=[payees.validate_bic])
+    refund_days_before = models.PositiveSmallIntegerField(
+        _("refunds until (days before the start)"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(bounds.MEMBER_CHANGES_MAX_DAYS)],
+        help_text=_(
+            "An entry withdrawn up to this many days before the start is owed its fee back "
+            "(WJPC: 15). Empty: no refunds for withdrawals."
         ),
     )
     # Which e-mails entrants get (control.notifications); each may be turned off.
@@ -318,12 +376,32 @@ class Championship(models.Model):
 
     def clean(self):
         super().clean()
+        self._clean_payees()
         try:
             presets.effective_rules(self.ruleset, self.rule_overrides)
         except rulesets.RulesetError as error:
             field = "ruleset" if error.parameter == "ruleset" else "rule_overrides"
             raise ValidationError({field: error.args[0]}) from None
         self.__dict__.pop("rules", None)
+
+    def _clean_payees(self):
+        """Store the payees' numbers compact; check the bank account against the currency."""
+        self.payee_name = " ".join(self.payee_name.split())
+        self.swish_number = payees.compact_swish(self.swish_number)
+        self.vipps_number = payees.compact_app_number(self.vipps_number)
+        self.mobilepay_number = payees.compact_app_number(self.mobilepay_number)
+        self.iban = payees.compact_iban(self.iban)
+        self.bic = payees.compact_bic(self.bic)
+        if self.bank_account.strip():
+            problem = payees.account_error(self.bank_account, self.currency)
+            if problem:
+                raise ValidationError({"bank_account": problem})
+        self.bank_account = payees.compact_account(self.bank_account, self.currency)
+
+    @property
+    def payee(self) -> str:
+        """Return who entrants pay: the account holder, else the championship's name."""
+        return self.payee_name or self.name
 
 
 class Category(models.Model):

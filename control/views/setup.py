@@ -246,7 +246,7 @@ def _save_championship(request, championship):
         def action():
             services.championship_update(
                 championship=championship,
-                **{name: form.cleaned_data[name] for name in ChampionshipEditForm.Meta.fields},
+                **{name: form.cleaned_data[name] for name in form.fields},
             )
             return _("The championship is saved.")
 

@@ -51,8 +51,8 @@ def test_the_entrants_page_shows_how_to_pay_with_the_reference_while_unpaid(clie
     assert "How to pay" in text
     assert f"Vipps 200 NOK til 123 45.<br>Merk betalingen med {entry.payment_reference}." in text
     assert (
-        f'Payment reference: <strong class="payment-reference">{entry.payment_reference}</strong>'
-        in text
+        f'<dt>Payment reference</dt><dd><strong class="payment-reference">'
+        f"{entry.payment_reference}</strong>" in text
     )
     # A reference the organiser gave the entry wins over its id.
     Entry.objects.filter(pk=entry.pk).update(payment_reference="KID 4711")
