@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from api.serializers import STAFF_ROLES, AdvanceSerializer
 from championship import bounds, presets, rulesets
-from championship.models import Category, Currency
+from championship.models import Category, Currency, PaymentReferenceScheme
 
 
 class ImportQuerySerializer(serializers.Serializer):
@@ -412,6 +412,41 @@ class ChampionshipCreateSerializer(serializers.Serializer):
         required=False,
         help_text="When registration closes. Default: the preset's rule (rogaland: 5 days "
         "before the start).",
+    )
+    payment_reference_scheme = serializers.ChoiceField(
+        choices=PaymentReferenceScheme.choices,
+        required=False,
+        help_text="The form of the entries' payment references. Default: the currency's.",
+    )
+    payee_name = serializers.CharField(
+        max_length=70,
+        required=False,
+        allow_blank=True,
+        help_text="Who the account belongs to. Default: the championship's name.",
+    )
+    swish_number = serializers.CharField(
+        max_length=20, required=False, allow_blank=True, help_text="Sweden: a Swish number."
+    )
+    vipps_number = serializers.CharField(
+        max_length=20, required=False, allow_blank=True, help_text="Norway: a Vipps number."
+    )
+    mobilepay_number = serializers.CharField(
+        max_length=20, required=False, allow_blank=True, help_text="Denmark: a MobilePay number."
+    )
+    bank_account = serializers.CharField(
+        max_length=42,
+        required=False,
+        allow_blank=True,
+        help_text="An account in the currency's country (checked as that country writes it).",
+    )
+    iban = serializers.CharField(max_length=42, required=False, allow_blank=True)
+    bic = serializers.CharField(max_length=14, required=False, allow_blank=True)
+    refund_days_before = serializers.IntegerField(
+        min_value=0,
+        max_value=365,
+        required=False,
+        allow_null=True,
+        help_text="Withdrawals up to this many days before the start get their fee back.",
     )
     categories = CategorySetUpInputSerializer(
         many=True,

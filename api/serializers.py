@@ -11,7 +11,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from championship import drafts
+from championship import drafts, payees
 from championship.models import Category, Championship, Heat, Round
 from registration import places
 from results.models import Result
@@ -227,6 +227,7 @@ class ChampionshipDetailSerializer(ChampionshipSerializer):
             *ChampionshipSerializer.Meta.fields,
             "address",
             "registration_deadline",
+            *payees.SETTINGS,
             "categories",
             "rounds",
             "questions",
@@ -421,6 +422,13 @@ class EntryOwnSerializer(serializers.Serializer):
     currency = serializers.CharField()
     payment_status = serializers.ChoiceField(choices=["unpaid", "paid", "refunded", "waived"])
     payment_reference = serializers.CharField(help_text="What to mark the payment with.")
+    payment_qr = serializers.URLField(
+        allow_null=True,
+        help_text=(
+            "While the fee is due, where the championship has a Swish number (kronor) or an "
+            "IBAN (euro): the address of a PNG QR code that pays it with the reference filled in."
+        ),
+    )
     waiting_position = serializers.IntegerField(
         allow_null=True, help_text="While waitlisted: the place in the waiting list (1 is next)."
     )

@@ -36,6 +36,20 @@ from stdnum import luhn
 from stdnum.exceptions import ValidationError as NumberError
 from stdnum.no import kontonr
 
+# The championship's fields that say where and how entrants pay (the edit page's, the API's,
+# the interchange format's since version 4), in the order they are shown.
+SETTINGS = (
+    "payment_reference_scheme",
+    "payee_name",
+    "swish_number",
+    "vipps_number",
+    "mobilepay_number",
+    "bank_account",
+    "iban",
+    "bic",
+    "refund_days_before",
+)
+
 SEPARATORS = re.compile(r"[\s.\-/]")
 SWISH_BUSINESS = re.compile(r"^(123\d{7}|90\d{5})$")
 SWISH_MOBILE = re.compile(r"^07\d{8}$")
@@ -191,3 +205,30 @@ def display_app_number(value: str) -> str:
     if len(value) in (5, 6):
         return f"{value[:3]} {value[3:]}"
     return value
+
+
+# The checks of the numbers that do not depend on the currency, by field.
+VALIDATORS = {
+    "swish_number": validate_swish,
+    "vipps_number": validate_app_number,
+    "mobilepay_number": validate_app_number,
+    "iban": validate_iban,
+    "bic": validate_bic,
+}
+
+
+def compacted(values: dict, currency: str) -> dict:
+    """Return the payees' fields of ``values`` as they are stored (the others as they are)."""
+    compactors = {
+        "payee_name": lambda value: " ".join(value.split()),
+        "swish_number": compact_swish,
+        "vipps_number": compact_app_number,
+        "mobilepay_number": compact_app_number,
+        "iban": compact_iban,
+        "bic": compact_bic,
+        "bank_account": lambda value: compact_account(value, currency),
+    }
+    return {
+        name: compactors[name](value) if name in compactors and value else value
+        for name, value in values.items()
+    }

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import secrets
 import zoneinfo
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
@@ -15,7 +16,7 @@ from django.db.models import F
 from django.utils import timezone as django_timezone
 from django.utils.translation import gettext as _
 
-from championship import presets, rulesets
+from championship import payees, presets, rulesets
 from championship.models import (
     Category,
     Championship,
@@ -74,8 +75,12 @@ def championship_set_up(
     draft: bool = False,
     payment_instructions: str = "",
     registration_deadline: datetime | None = None,
+    payment: Mapping[str, Any] | None = None,
 ) -> Championship:
     """Create a championship from a preset with the categories and rounds as edited.
+
+    ``payment``: where and how entrants pay (``championship.payees.SETTINGS``), checked
+    as the edit page checks it.
 
     Whatever is not given comes from the preset: time zone, currency, language,
     and the categories with their rounds (``categories_of_preset``). A
@@ -121,6 +126,9 @@ def championship_set_up(
             overrides[f"rounds_{category.kind}"] = list(stages)
     if errors:
         raise ValidationError(errors)
+    unknown = set(payment or {}) - set(payees.SETTINGS)
+    if unknown:
+        raise TypeError(f"not a payment setting: {', '.join(sorted(unknown))}")
     championship = Championship(
         slug=slug,
         name=name,
@@ -136,6 +144,7 @@ def championship_set_up(
         draft=draft,
         payment_instructions=payment_instructions,
         registration_deadline=registration_deadline and _aware(registration_deadline, zone),
+        **(payment or {}),
     )
     # Without a query per constraint (see the note before ``_category_errors``); the slug's
     # uniqueness is still checked.

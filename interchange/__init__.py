@@ -1,9 +1,9 @@
-"""The championship interchange format, version 3: one JSON document holds a whole championship.
+"""The championship interchange format, version 4: one JSON document holds a whole championship.
 
 Terms, as in ``docs/interchange.md``:
 
 document
-    ``{"format": "speedpuzzling-championship", "version": 3, "championship": ...,
+    ``{"format": "speedpuzzling-championship", "version": 4, "championship": ...,
     "tables": [...], "persons": [...], "competitions": [...]}``: the championship,
     the venue's tables, the persons, and per competition (category) its entries and
     rounds, each round with its heats, seats and results.

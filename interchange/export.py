@@ -18,7 +18,7 @@ from championship.models import (
     Table,
 )
 from interchange.advance import _advance_document
-from interchange.format import FORMAT, MAIL_FLAGS, VERSION
+from interchange.format import FORMAT, MAIL_FLAGS, PAYEE_FIELDS, VERSION
 from registration.models import Entry, EntryMember, Person
 from results.models import Result
 from results.selectors import result_fields
@@ -216,6 +216,7 @@ def export_document(championship: Championship) -> dict:
             "release_unpaid": championship.release_unpaid,
             "second_count": championship.second_count,
             **{name: getattr(championship, name) for name in MAIL_FLAGS},
+            **{name: getattr(championship, name) for name in PAYEE_FIELDS},
             "language": championship.language,
             "venue": championship.venue,
             "address": championship.address,

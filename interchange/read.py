@@ -16,7 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from championship import bounds, presets, rulesets
+from championship import bounds, payees, presets, rulesets
 from championship.models import RESERVED_SLUGS
 from championship.rules import identity
 from core import jsonbounds
@@ -24,7 +24,7 @@ from core.zones import known_zones
 from interchange import schema
 from interchange.advance import _check_into
 from interchange.export import _moment
-from interchange.format import MAIL_FLAGS, InterchangeError
+from interchange.format import MAIL_FLAGS, PAYEE_FIELDS, InterchangeError
 from interchange.plan import _Competition, _Plan, _Question, _Table
 from interchange.read_competition import _read_competition, _read_rounds, _Scope
 from interchange.values import _date, _datetime, _email, _list, _show, _value
@@ -225,7 +225,25 @@ def _read_championship(data: dict) -> tuple[dict, rulesets.Preset, rulesets.Rule
         "second_count": _value(section, "second_count", preset.second_count),
         **{name: _value(section, name, True) for name in MAIL_FLAGS},
     }
+    fields.update(_read_payees(section, path, fields["currency"]))
     return fields, preset, rules
+
+
+def _read_payees(section: dict, path: str, currency: str) -> dict:
+    """Return where entrants pay, checked as the edit page checks it and stored compact."""
+    values = {name: _value(section, name, "") for name in PAYEE_FIELDS}
+    values["refund_days_before"] = section.get("refund_days_before")
+    for name, check in payees.VALIDATORS.items():
+        if values[name]:
+            try:
+                check(values[name])
+            except ValidationError as error:
+                raise InterchangeError(f"{path}.{name}", str(error.messages[0])) from None
+    if values["bank_account"].strip():
+        problem = payees.account_error(values["bank_account"], currency)
+        if problem:
+            raise InterchangeError(f"{path}.bank_account", str(problem))
+    return payees.compacted(values, currency)
 
 
 def _read_questions(data: dict, competition_keys: dict[str, str]) -> list[_Question]:

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from championship import outbox, payees
 from championship.models import Championship, OutgoingMail, PaymentReferenceScheme
+from core import site_url
 from core.l10n import money
 from registration import paycodes, references
 from registration.models import Entry
@@ -143,6 +145,20 @@ def pay_code(entry: Entry) -> paycodes.PayCode | None:
         return None
     championship = entry.category.championship
     return paycodes.code_for(championship, amount=entry.fee, reference=reference(entry))
+
+
+def code_url(entry: Entry) -> str | None:
+    """Return the absolute address of the entry's payment code (a PNG), or ``None`` without one."""
+    if pay_code(entry) is None:
+        return None
+    path = reverse(
+        "registration:payment_code",
+        kwargs={
+            "championship_slug": entry.category.championship.slug,
+            "token": entry.manage_token,
+        },
+    )
+    return site_url.absolute_url(path)
 
 
 def _offered(entry: Entry) -> bool:

@@ -33,7 +33,7 @@ from api.views.base import (
     detail_url,
     slug_taken,
 )
-from championship import drafts, selectors, services
+from championship import drafts, payees, selectors, services
 from championship.models import Championship, Heat, Round
 from championship.permissions import sees_draft
 from registration import places
@@ -123,6 +123,7 @@ class ChampionshipListView(ApiView):
                 categories=category_setups(values["preset"], values.get("categories")),
                 payment_instructions=values["payment_instructions"],
                 registration_deadline=values.get("registration_deadline"),
+                payment={name: values[name] for name in payees.SETTINGS if name in values},
                 draft=True,
             )
         except DjangoValidationError as error:

@@ -38,7 +38,7 @@ class ChampionshipExportView(ApiView):
         summary="Export a championship in the interchange format",
         description=(
             "The whole championship, persons and table tokens included, as one "
-            "interchange document (format `speedpuzzling-championship`, version 3), with "
+            "interchange document (format `speedpuzzling-championship`, version 4), with "
             "the computed fields of every result. For the championship's organisers."
         ),
         parameters=[SLUG],

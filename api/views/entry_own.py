@@ -58,6 +58,7 @@ def entry_body(entry: Entry) -> dict:
         "currency": category.championship.currency,
         "payment_status": entry.payment_status,
         "payment_reference": payment.reference(entry),
+        "payment_qr": payment.code_url(entry),
         "waiting_position": entry.waiting_position(),
         "offer_expires_at": entry.offer_expires_at,
         "payment_due_at": entry.payment_due_at,

@@ -386,17 +386,14 @@ class Championship(models.Model):
 
     def _clean_payees(self):
         """Store the payees' numbers compact; check the bank account against the currency."""
-        self.payee_name = " ".join(self.payee_name.split())
-        self.swish_number = payees.compact_swish(self.swish_number)
-        self.vipps_number = payees.compact_app_number(self.vipps_number)
-        self.mobilepay_number = payees.compact_app_number(self.mobilepay_number)
-        self.iban = payees.compact_iban(self.iban)
-        self.bic = payees.compact_bic(self.bic)
         if self.bank_account.strip():
             problem = payees.account_error(self.bank_account, self.currency)
             if problem:
                 raise ValidationError({"bank_account": problem})
-        self.bank_account = payees.compact_account(self.bank_account, self.currency)
+        names = ("payee_name", *payees.VALIDATORS, "bank_account")
+        values = payees.compacted({name: getattr(self, name) for name in names}, self.currency)
+        for name, value in values.items():
+            setattr(self, name, value)
 
     @property
     def payee(self) -> str:

@@ -54,7 +54,7 @@ def test_the_organiser_exports_the_interchange_document(championship, organiser)
     assert response["Cache-Control"] == "no-store"
     document = response.json()
     assert document["format"] == "speedpuzzling-championship"
-    assert document["version"] == 3
+    assert document["version"] == 4
     assert document["championship"]["slug"] == "rm-2026"
     assert len(document["persons"]) == 2
 

@@ -35,6 +35,16 @@ DETAIL_KEYS = CHAMPIONSHIP_KEYS | {
     "categories",
     "rounds",
     "questions",
+    # Where and how entrants pay (each empty where the championship has none).
+    "payment_reference_scheme",
+    "payee_name",
+    "swish_number",
+    "vipps_number",
+    "mobilepay_number",
+    "bank_account",
+    "iban",
+    "bic",
+    "refund_days_before",
 }
 CATEGORY_KEYS = {
     "key",

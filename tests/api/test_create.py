@@ -206,6 +206,11 @@ def test_an_existing_slug_is_409(client, creator):
             "categories.0.rounds",
         ),
         ({"categories": [{"kind": "team", "min_members": 5}]}, "categories.0.max_members"),
+        ({"swish_number": "123 785 69"}, "swish_number"),
+        ({"bank_account": "5050-1056"}, "bank_account"),
+        ({"iban": "SE46 5000 0000 0583 9825 7466"}, "iban"),
+        ({"refund_days_before": 366}, "refund_days_before"),
+        ({"payment_reference_scheme": "giro"}, "payment_reference_scheme"),
     ],
 )
 def test_bad_input_is_400_naming_the_field(client, creator, changes, field):
@@ -297,3 +302,22 @@ def test_bad_country_places_or_into_are_400_and_create_nothing(client, creator, 
     assert response.status_code == 400, response.json()
     assert "categories" in str(response.json())
     assert not Championship.objects.exists()
+
+
+@pytest.mark.django_db
+def test_where_entrants_pay_is_set_at_creation_and_shown(client, creator):
+    body = sm_body(
+        swish_number="123 785 69 01",
+        bank_account="5050-1055",
+        payee_name="Svenska Pusselförbundet",
+        payment_reference_scheme="ocr_length",
+        refund_days_before=15,
+    )
+    response = post(client, body, creator)
+    assert response.status_code == 201, response.json()
+    shown = response.json()
+    assert (shown["swish_number"], shown["bank_account"]) == ("1237856901", "5050-1055")
+    assert (shown["payment_reference_scheme"], shown["refund_days_before"]) == ("ocr_length", 15)
+    assert (shown["vipps_number"], shown["iban"]) == ("", "")
+    championship = Championship.objects.get()
+    assert championship.payee == "Svenska Pusselförbundet"

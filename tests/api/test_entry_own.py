@@ -74,3 +74,22 @@ def test_a_wrong_token_finds_nothing(rm):  # noqa: F811
     assert api.post(url(anna, "withdraw")).status_code == 200
     # Withdrawing again is no error: the entry is withdrawn.
     assert api.post(url(anna, "withdraw")).json()["status"] == "withdrawn"
+
+
+def test_the_holder_gets_the_address_of_the_code_to_pay_with(rm):  # noqa: F811
+    """A Swish number in kronor gives a code; a Norwegian championship has none."""
+    api = APIClient()
+    anna = sign_up(rm, "Anna")
+    assert api.get(url(anna)).json()["payment_qr"] is None
+    Championship.objects.filter(pk=rm.championship_id).update(
+        currency="SEK", swish_number="1237856901"
+    )
+    code = api.get(url(anna)).json()["payment_qr"]
+    path = reverse(
+        "registration:payment_code",
+        kwargs={"championship_slug": rm.championship.slug, "token": anna.manage_token},
+    )
+    assert code == f"http://testserver{path}"
+    assert api.get(code).headers["Content-Type"] == "image/png"
+    services.entry_set_payment(entry=anna, status="paid")
+    assert api.get(url(anna)).json()["payment_qr"] is None

@@ -243,8 +243,8 @@ BAD = {
         'format: must be "speedpuzzling-championship", not "wcif"',
     ),
     "unsupported version": (
-        set_in(["version"], 4),
-        "version: 4 is not a version this import reads (1, 2 or 3)",
+        set_in(["version"], 5),
+        "version: 5 is not a version this import reads (1, 2, 3 or 4)",
     ),
     "a fee as a number with three decimals": (
         set_in(["competitions", 1, "fee"], 300.005),

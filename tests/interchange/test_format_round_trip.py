@@ -214,7 +214,7 @@ def test_the_export_holds_the_whole_championship(realistic):
     document = export_document(realistic)
 
     assert document["format"] == "speedpuzzling-championship"
-    assert document["version"] == 3
+    assert document["version"] == 4
     assert document["championship"] == {
         "slug": "rm-2026",
         "name": "Rogalandsmesterskapet 2026",
@@ -243,6 +243,16 @@ def test_the_export_holds_the_whole_championship(realistic):
         "mail_seating": True,
         "mail_advanced": True,
         "mail_results": True,
+        # Version 4: nowhere to pay named yet, references as the currency suggests.
+        "payment_reference_scheme": "",
+        "payee_name": "",
+        "swish_number": "",
+        "vipps_number": "",
+        "mobilepay_number": "",
+        "bank_account": "",
+        "iban": "",
+        "bic": "",
+        "refund_days_before": None,
     }
     assert [t["number"] for t in document["tables"]] == list(range(1, 9))
     assert document["tables"][0]["seats"] == 2 and document["tables"][0]["label"] == "Window"

@@ -188,5 +188,5 @@ def test_the_problems_of_a_document_come_in_the_order_of_their_paths(db):
         f'{HEAT}.seats[0].table: must be a whole number, not "1"',
         'persons[2].publish_consent: must be true or false, not "yes"',
         "tables[3].seats: must be between 1 and 2, not 3",
-        'version: must be a version this import reads (1, 2 or 3), not "2"',
+        'version: must be a version this import reads (1, 2, 3 or 4), not "2"',
     ]

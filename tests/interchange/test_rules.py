@@ -90,7 +90,7 @@ def test_a_version_2_document_counts_the_adjacent_pieces():
     result = imported(doc)
     assert (result.adjacent_missing, result.penalty_ms) == (2, 30_000)
     exported = export_document(Championship.objects.get(slug="dm-2026"))
-    assert exported["version"] == 3
+    assert exported["version"] == 4
     assert exported["competitions"][0]["rounds"][0]["heats"][0]["results"][0][
         "adjacent_missing"
     ] == (2)

@@ -22,7 +22,7 @@ from championship.models import Championship
 from control import demo
 from interchange import schema
 from interchange.export import export_document
-from interchange.format import InterchangeError
+from interchange.format import PAYEE_FIELDS, InterchangeError
 from interchange.write import import_document
 from results.models import Result
 from tests import factories
@@ -33,6 +33,8 @@ pytestmark = pytest.mark.django_db
 SLUG = "rm-2026"
 HEAT = ["competitions", 0, "rounds", 0, "heats", 0]
 IMPORT_URL = "/api/v1/championships/import/"
+# What a championship of a document before version 4 has: nowhere to pay, no refunds.
+NO_PAYEES = dict.fromkeys(PAYEE_FIELDS, "") | {"refund_days_before": None}
 
 
 def example(name: str = "small") -> dict:
@@ -63,8 +65,18 @@ def loaded(db):
     return import_document(example())
 
 
+def without_version_4(document: dict) -> dict:
+    """Return the example as version 3 said it: without where entrants pay."""
+    document["version"] = 3
+    for name in PAYEE_FIELDS:
+        document["championship"].pop(name, None)
+    return document
+
+
 def without_version_3(document: dict) -> dict:
-    """Return the example as version 2 said it: without an entry's country, a round's puzzles."""
+    """Return the example as version 2 said it: without an entry's country, a round's puzzles,
+    or where entrants pay."""
+    without_version_4(document)
     document["version"] = 2
     for competition in document["competitions"]:
         for entry in competition["entries"]:
@@ -236,10 +248,10 @@ def test_a_version_1_export_still_imports(db, tmp_path):
 
     call_command("import_championship", str(path), stdout=io.StringIO())
 
-    # The same championship as the example, less what only versions 2 and 3 can say.
+    # The same championship as the example, less what only versions 2 to 4 can say.
     expected = without_version_3(example())
-    expected["version"] = 3
-    expected["championship"].update(payment_instructions="", mail_results=True)
+    expected["version"] = 4
+    expected["championship"].update(payment_instructions="", mail_results=True, **NO_PAYEES)
     expected["competitions"][0]["entries"][0]["answers"] = {}
     expected["questions"] = []
     assert export_document(Championship.objects.get(slug=SLUG)) == expected
@@ -290,13 +302,13 @@ def test_a_version_1_document_carries_only_the_fields_of_version_1(db, tmp_path,
 def test_a_document_of_a_newer_version_is_refused_for_its_version_alone(loaded, tmp_path):
     """Its other fields are the newer format's: they are not reported as mistakes."""
     document = example()
-    document["version"] = 4
+    document["version"] = 5
     document["competitions"][0]["entries"][0]["payment_kid"] = "2026031400017"
     document["competitions"][0]["rounds"][0]["tables_per_heat"] = 10
 
     refused = refused_by_command(document, tmp_path)
 
-    assert str(refused) == "version: 4 is not a version this import reads (1, 2 or 3)"
+    assert str(refused) == "version: 5 is not a version this import reads (1, 2, 3 or 4)"
     assert unchanged()
 
 
