@@ -537,3 +537,34 @@ class OrganiserRequestCreatedSerializer(serializers.Serializer):
         help_text="Always pending: the site's administrators decide, and tell the requester "
         "by e-mail.",
     )
+
+
+class StatementLineSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="The credit's place in the file, from 1.")
+    booked_on = serializers.DateField(allow_null=True)
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    reference = serializers.CharField(help_text="The structured reference (KID, OCR, FIK, RF).")
+    message = serializers.CharField(help_text="The payer's message.")
+    payer = serializers.CharField()
+    status = serializers.ChoiceField(
+        choices=["matched", "partial", "overpaid", "unknown", "duplicate"]
+    )
+    entry = serializers.CharField(allow_null=True, help_text="The id of the entry it pays.")
+    suggested_entry = serializers.CharField(
+        allow_null=True, help_text="Unknown: the entry its amount and payer suggest, to confirm."
+    )
+
+
+class StatementSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    file_name = serializers.CharField()
+    kind = serializers.CharField(help_text="camt.053, camt.054, sparebank1, swedbank, … or csv.")
+    account = serializers.CharField()
+    currency = serializers.CharField()
+    uploaded_at = serializers.DateTimeField()
+    applied_at = serializers.DateTimeField(allow_null=True)
+    lines = StatementLineSerializer(many=True)
+
+
+class StatementAppliedSerializer(StatementSerializer):
+    paid = serializers.IntegerField(help_text="How many entries became paid.")

@@ -9,6 +9,7 @@ from api.views import (
     entries,
     entry_own,
     organiser_requests,
+    payments,
     results,
     rounds,
     screen,
@@ -87,6 +88,16 @@ urlpatterns = [
         "championships/<slug:championship_slug>/screen/",
         screen.ScreenView.as_view(),
         name="screen",
+    ),
+    path(
+        "championships/<slug:championship_slug>/payments/statements/",
+        payments.StatementsView.as_view(),
+        name="statements",
+    ),
+    path(
+        "championships/<slug:championship_slug>/payments/statements/<int:statement_id>/apply/",
+        payments.StatementApplyView.as_view(),
+        name="statement-apply",
     ),
     path(
         "championships/<slug:championship_slug>/export/",

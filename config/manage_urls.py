@@ -10,6 +10,7 @@ from django.urls import path
 from championship import mail_views, staff_views
 from control.views import cards, dashboard, diplomas, groups, ranking, report, round, setup, tables
 from judging import views as judging_views
+from payments import views as payments_views
 from registration import organiser, organiser_checkin, organiser_import, organiser_questions
 
 app_name = "manage"
@@ -82,6 +83,22 @@ urlpatterns += [
     path(f"{ENTRY}new-link/", organiser.new_link, name="entry_new_link"),
     path("questions/", organiser_questions.questions, name="questions"),
     path("questions/<int:pk>/delete/", organiser_questions.question_delete, name="question_delete"),
+]
+
+# Bank statements read, reviewed and applied (payments/views.py).
+urlpatterns += [
+    path("payments/", payments_views.statements, name="payments"),
+    path("payments/map/<str:token>/", payments_views.map_layout, name="payments_map"),
+    path(
+        "payments/<int:statement_id>/",
+        payments_views.statement,
+        name="payments_statement",
+    ),
+    path(
+        "payments/<int:statement_id>/apply/",
+        payments_views.apply,
+        name="payments_apply",
+    ),
 ]
 
 # Check-in at the door (registration/organiser_checkin.py).

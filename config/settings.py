@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "registration",
     "judging",
     "results",
+    "payments",
     # Above the apps: the organiser's control room and the interchange format.
     "control",
     "interchange",

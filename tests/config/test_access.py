@@ -133,6 +133,12 @@ ACCESS = {
     "manage:staff_send": (ORGANISER, "post"),
     "manage:mail": (ORGANISER, "get"),
     "manage:mail_retry": (ORGANISER, "post"),
+    "manage:payments": (ORGANISER, "get"),
+    "manage:payments_map": (ORGANISER, "get"),
+    "manage:payments_statement": (ORGANISER, "get"),
+    "manage:payments_apply": (ORGANISER, "post"),
+    "api:statements": (ORGANISER, "post"),
+    "api:statement-apply": (ORGANISER, "post"),
     ":sign_in": (PUBLIC, "get"),
     "api:judges": (ORGANISER, "post"),
     "api:judge": (ORGANISER, "delete"),
@@ -273,6 +279,7 @@ def world(db):
         "entry_ref": entry.ref,
         "code": checkin_code(entry),
         "request_id": 0,
+        "statement_id": 0,
     }
     return {
         "a": a,
@@ -305,6 +312,7 @@ def url_of(name, world):
     elif name in (
         "manage:entries_import_preview",
         "manage:entries_import_progress",
+        "manage:payments_map",
     ):
         values["token"] = "no-such-upload"
     elif name in (":sign_in", "organisers:sign_in"):

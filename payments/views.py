@@ -1,0 +1,168 @@
+"""The organiser's Payments pages: upload a statement, map a new CSV layout, review and apply.
+
+Every view is for the championship's organisers (``organiser_required``); what they
+change goes through ``payments.services``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from championship.permissions import organiser_required
+from payments import readers, selectors, services
+from payments.forms import MappingForm, StatementForm
+from payments.models import Statement
+
+# A CSV file of a new layout waits here while the organiser maps its columns.
+PENDING_SECONDS = 60 * 60
+
+
+def _pending_key(championship, token: str) -> str:
+    return f"payments:pending:{championship.pk}:{token}"
+
+
+def _review(championship, statement):
+    return redirect(
+        "manage:payments_statement", championship_slug=championship.slug, statement_id=statement.pk
+    )
+
+
+def _read(request, championship, data: bytes, file_name: str, form):
+    """Read the file; go to its review, to its mapping, or back to the form with the reason."""
+    try:
+        outcome = services.statement_read(
+            championship=championship, data=data, file_name=file_name, by=request.user
+        )
+    except services.Refused as error:
+        form.add_error("file", error.message)
+        return None
+    except services.NeedsMapping:
+        token = secrets.token_urlsafe(16)
+        cache.set(
+            _pending_key(championship, token), {"data": data, "name": file_name}, PENDING_SECONDS
+        )
+        return redirect("manage:payments_map", championship_slug=championship.slug, token=token)
+    if outcome.again:
+        messages.info(
+            request,
+            _("This file was read before (%(when)s): nothing changes.")
+            % {"when": outcome.statement.uploaded_at.strftime("%Y-%m-%d %H:%M")},
+        )
+    return _review(championship, outcome.statement)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def statements(request, championship):
+    """The statements read so far, and a form to upload the next."""
+    form = StatementForm()
+    if request.method == "POST":
+        form = StatementForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            answer = _read(request, championship, upload.read(), upload.name, form)
+            if answer is not None:
+                return answer
+    return render(
+        request,
+        "payments/statements.html",
+        {
+            "championship": championship,
+            "form": form,
+            "statements": selectors.statements(championship),
+            "layouts": [layout.name for layout in readers.LAYOUTS],
+        },
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def map_layout(request, championship, token):
+    """Say once which column of a new CSV layout holds what; then the file is read."""
+    pending = cache.get(_pending_key(championship, token))
+    if pending is None:
+        raise Http404(_("This upload has expired: upload the file again."))
+    table = readers.read_table(pending["data"])
+    form = MappingForm(request.POST or None, header=table.header)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.layout_save(
+                table=table,
+                columns=form.columns(),
+                decimal_comma=form.cleaned_data["decimal_comma"],
+                by=request.user,
+            )
+        except services.Refused as error:
+            form.add_error(None, error.message)
+        else:
+            upload = StatementForm()
+            answer = _read(request, championship, pending["data"], pending["name"], upload)
+            if answer is not None:
+                cache.delete(_pending_key(championship, token))
+                return answer
+            for error in upload.errors.get("file", []):
+                form.add_error(None, error)
+    return render(
+        request,
+        "payments/map.html",
+        {
+            "championship": championship,
+            "form": form,
+            "file_name": pending["name"],
+            "sample": table.rows[:3],
+            "header": table.header,
+        },
+    )
+
+
+@never_cache
+@require_http_methods(["GET"])
+@organiser_required
+def statement(request, championship, statement_id):
+    """A statement's credits with their match; apply it from here."""
+    found = get_object_or_404(Statement, pk=statement_id, championship=championship)
+    lines = selectors.lines(found)
+    return render(
+        request,
+        "payments/statement.html",
+        {
+            "championship": championship,
+            "statement": found,
+            "lines": lines,
+            "suggestions": [line for line in lines if line.suggested_id and not line.entry_id],
+        },
+    )
+
+
+@require_POST
+@organiser_required
+def apply(request, championship, statement_id):
+    """Mark the entries the statement pays paid, with the suggestions the organiser ticked."""
+    found = get_object_or_404(Statement, pk=statement_id, championship=championship)
+    confirm = [int(value) for value in request.POST.getlist("confirm") if value.isdigit()]
+    try:
+        became = services.statement_apply(statement=found, by=request.user, confirm=confirm)
+    except services.Refused as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "The statement is applied: %(count)s entry became paid.",
+                "The statement is applied: %(count)s entries became paid.",
+                became,
+            )
+            % {"count": became},
+        )
+    return _review(championship, found)

@@ -1,0 +1,3 @@
+"""The payments tests' championships (``tests.payments.worlds``)."""
+
+from tests.payments.worlds import denmark, norway, sweden  # noqa: F401 (fixtures)
