@@ -533,6 +533,17 @@ def championship_update(*, championship: Championship, **changes) -> Championshi
 
 
 @transaction.atomic
+def championship_cancel(*, championship: Championship, now=None) -> Championship:
+    """Call the championship off: registration closes, its page says so, and every fee paid is
+    owed back (``payments.refunds``). Cancelling again changes nothing."""
+    locked = Championship.objects.select_for_update().get(pk=championship.pk)
+    if locked.cancelled_at is None:
+        locked.cancelled_at = now or django_timezone.now()
+        locked.save(update_fields=["cancelled_at", "updated_at"])
+    return locked
+
+
+@transaction.atomic
 def table_rotate_token(*, table: Table) -> Table:
     """Give a table a new QR token; the old one stops working at once."""
     table = Table.objects.select_for_update().get(pk=table.pk)

@@ -89,6 +89,9 @@ urlpatterns += [
 urlpatterns += [
     path("payments/", payments_views.statements, name="payments"),
     path("payments/map/<str:token>/", payments_views.map_layout, name="payments_map"),
+    path("payments/refunds/", payments_views.refunds_page, name="payments_refunds"),
+    path("payments/refunds/done/", payments_views.refund_done, name="payments_refund_done"),
+    path("payments/cancel/", payments_views.cancel, name="payments_cancel"),
     path(
         "payments/<int:statement_id>/",
         payments_views.statement,

@@ -97,3 +97,29 @@ class BankLayout(models.Model):
 
     def __str__(self):
         return ", ".join(self.header)
+
+
+class Refund(models.Model):
+    """A fee paid back, as the organiser recorded it: to whom, why, how much, who, when."""
+
+    class Reason(models.TextChoices):
+        WITHDRAWN = "withdrawn", _("Withdrawn before the refund deadline")
+        CANCELLED = "cancelled", _("The championship is cancelled")
+        OVERPAID = "overpaid", _("Paid more than the fee")
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="refunds")
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
+    done_at = models.DateTimeField(_("refunded"), default=timezone.now)
+    done_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-done_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "reason"], name="refund_once_per_reason")
+        ]
+
+    def __str__(self):
+        return f"{self.entry} {self.amount}"

@@ -13,14 +13,16 @@ from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from championship import services as championship_services
 from championship.permissions import organiser_required
-from payments import readers, selectors, services
+from core import csvfile
+from payments import readers, refunds, selectors, services
 from payments.forms import MappingForm, StatementForm
-from payments.models import Statement
+from payments.models import Refund, Statement
 
 # A CSV file of a new layout waits here while the organiser maps its columns.
 PENDING_SECONDS = 60 * 60
@@ -166,3 +168,87 @@ def apply(request, championship, statement_id):
             % {"count": became},
         )
     return _review(championship, found)
+
+
+@never_cache
+@require_http_methods(["GET"])
+@organiser_required
+def refunds_page(request, championship):
+    """Who is owed what, with their reference; mark each refund done. ``?format=csv``: as CSV."""
+    due = refunds.owed(championship)
+    if request.GET.get("format") == "csv":
+        return csvfile.response(
+            f"{championship.slug}-refunds.csv",
+            [
+                [
+                    pgettext("csv header", "entry"),
+                    pgettext("csv header", "name"),
+                    pgettext("csv header", "email"),
+                    pgettext("csv header", "reason"),
+                    pgettext("csv header", "amount"),
+                    pgettext("csv header", "currency"),
+                    pgettext("csv header", "payment_reference"),
+                ],
+                *(
+                    [
+                        owed.entry.ref,
+                        owed.entry.name,
+                        owed.entry.contact_email,
+                        owed.reason_label,
+                        owed.amount,
+                        championship.currency,
+                        owed.reference,
+                    ]
+                    for owed in due
+                ),
+            ],
+            language=championship.language,
+        )
+    return render(
+        request,
+        "payments/refunds.html",
+        {
+            "championship": championship,
+            "owed": due,
+            "deadline": refunds.deadline(championship),
+            "done": Refund.objects.filter(entry__category__championship=championship)
+            .select_related("entry", "done_by")
+            .order_by("-done_at"),
+        },
+    )
+
+
+@require_POST
+@organiser_required
+def refund_done(request, championship):
+    """Record that an entry was paid back what it is owed."""
+    entry_id = request.POST.get("entry", "")
+    reason = request.POST.get("reason", "")
+    try:
+        if not entry_id.isdigit():
+            raise services.Refused(_("Nothing is owed to this entry for this reason (any more)."))
+        refund = refunds.refund_record(
+            championship=championship, entry_id=int(entry_id), reason=reason, by=request.user
+        )
+    except services.Refused as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("The refund to %(name)s is recorded.") % {"name": refund.entry.name}
+        )
+    return redirect("manage:payments_refunds", championship_slug=championship.slug)
+
+
+@require_POST
+@organiser_required
+def cancel(request, championship):
+    """Call the championship off (a ticked confirmation is needed): every fee paid is owed back."""
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Tick the box to confirm that the championship is cancelled."))
+    else:
+        championship_services.championship_cancel(championship=championship)
+        messages.success(
+            request,
+            _("The championship is cancelled: registration is closed, and every fee paid is owed."),
+        )
+    return redirect("manage:payments_refunds", championship_slug=championship.slug)

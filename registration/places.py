@@ -47,8 +47,8 @@ def held_places(category: Category) -> int:
 def registration_state(category: Category, *, now=None, confirmed: int | None = None) -> str:
     """Return whether a category takes registrations: open, full, closed or not_open.
 
-    ``closed``: the championship is a draft (not opened yet), or its registration deadline
-    has passed; ``not_open``:
+    ``closed``: the championship is a draft (not opened yet) or cancelled, or its
+    registration deadline has passed; ``not_open``:
     before the category's ``registration_opens_at``; ``full``: its places are
     taken (confirmed entries, and places offered to the waiting list), so new
     entries go on the waiting list; ``open`` otherwise. The places taken are
@@ -57,7 +57,7 @@ def registration_state(category: Category, *, now=None, confirmed: int | None = 
     """
     if now is None:
         now = timezone.now()
-    if category.championship.draft:
+    if category.championship.draft or category.championship.cancelled_at is not None:
         return CLOSED
     if now >= category.championship.effective_registration_deadline():
         return CLOSED

@@ -206,6 +206,9 @@ class Championship(models.Model):
             "(WJPC: 15). Empty: no refunds for withdrawals."
         ),
     )
+    # A championship called off: registration closes, its page says so, and every fee paid is
+    # owed back (payments.refunds).
+    cancelled_at = models.DateTimeField(_("cancelled"), null=True, blank=True, editable=False)
     # Which e-mails entrants get (control.notifications); each may be turned off.
     mail_seating = models.BooleanField(
         _("e-mail the seating"),

@@ -40,3 +40,15 @@ def test_the_treasurer_applies_a_statement(page, live_server, norway, tmp_path):
     assert page.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"]
     assert Entry.objects.filter(payment_status="paid").count() == 4
     shot(page, "payments-applied-laptop", area="control")
+    # Liv paid 450 for a 400 team: the refunds page says who is owed what back.
+    page.get_by_role("link", name="Payments").first.click()
+    page.get_by_role("link", name="Refunds").click()
+    expect(page.locator("h1")).to_have_text("Refunds")
+    owed = page.locator("table.refunds tbody tr")
+    expect(owed).to_have_count(1)
+    expect(owed.first).to_contain_text("Liv Berg")
+    expect(owed.first).to_contain_text("50 NOK")
+    shot(page, "payments-refunds-laptop", area="control")
+    owed.first.get_by_role("button", name="Mark as refunded").click()
+    expect(page.locator(".messages")).to_contain_text("The refund to Liv Berg")
+    expect(page.locator("table.refunds")).to_have_count(0)
