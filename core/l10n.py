@@ -3,7 +3,9 @@
 money
     An amount with its currency: "200 kr" where the currency is the language's
     own (NOK in Norwegian, SEK in Swedish, DKK in Danish), else "200 NOK"; the
-    decimals only when there are øre ("150,50 kr").
+    decimals only when there are øre ("150,50 kr"), and thousands grouped as the
+    language groups them ("1 500 kr" in Norwegian and Swedish, with a no-break
+    space; "1.500 kr" in Danish; "1,500 NOK" in English).
 zone name
     The championship's time zone as people say it ("Norwegian time") where the
     site knows one, else its IANA name ("Europe/Helsinki").
@@ -33,7 +35,7 @@ def money(amount: Decimal | int | float | str, currency: str, language: str | No
     """Return ``amount`` in ``currency`` as readers of ``language`` (else the active one) expect."""
     language = _language(language)
     with translation.override(language):
-        number = floatformat(amount, "-2")
+        number = floatformat(amount, "-2g")
     if KRONER.get(language) == currency:
         return f"{number} kr"
     return f"{number} {currency}"

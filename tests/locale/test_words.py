@@ -322,6 +322,11 @@ def test_a_zone_without_a_name_in_words_keeps_its_iana_name():
         (Decimal("200.00"), "NOK", "sv", "200 NOK"),
         (Decimal("200.00"), "NOK", "en", "200 NOK"),
         (Decimal("25.00"), "EUR", "nb", "25 EUR"),
+        # Thousands as each language groups them: a no-break space, a dot, a comma.
+        (Decimal("1500.00"), "NOK", "nb", "1\u00a0500 kr"),
+        (Decimal("12345.50"), "SEK", "sv", "12\u00a0345,50 kr"),
+        (Decimal("1175.00"), "DKK", "da", "1.175 kr"),
+        (Decimal("1500.00"), "NOK", "en", "1,500 NOK"),
     ],
 )
 def test_an_amount_reads_as_its_readers_expect(amount, currency, language, shown):
