@@ -568,3 +568,19 @@ class StatementSerializer(serializers.Serializer):
 
 class StatementAppliedSerializer(StatementSerializer):
     paid = serializers.IntegerField(help_text="How many entries became paid.")
+
+
+class EntryListItemSerializer(serializers.Serializer):
+    """An entry in the organiser's list."""
+
+    id = serializers.CharField()
+    name = serializers.CharField()
+    category = serializers.CharField(help_text="The category's key.")
+    status = serializers.ChoiceField(choices=["confirmed", "waitlisted", "offered", "withdrawn"])
+    fee = serializers.DecimalField(max_digits=8, decimal_places=2)
+    currency = serializers.CharField()
+    payment_status = serializers.ChoiceField(choices=["unpaid", "paid", "refunded", "waived"])
+    payment_reference = serializers.CharField()
+    payment_qr = serializers.URLField(allow_null=True)
+    contact_email = serializers.CharField()
+    checked_in_at = serializers.DateTimeField(allow_null=True)

@@ -50,6 +50,11 @@ urlpatterns = [
         name="entry-register",
     ),
     path(
+        "championships/<slug:championship_slug>/entries/",
+        entries.EntryListView.as_view(),
+        name="entry-list",
+    ),
+    path(
         "championships/<slug:championship_slug>/entries/<str:token>/",
         entry_own.EntryOwnView.as_view(),
         name="entry-own",

@@ -1,4 +1,4 @@
-"""Register an entry, with the registration form's rules and messages."""
+"""Register an entry with the registration form's rules; the organiser's list of entries."""
 
 from __future__ import annotations
 
@@ -15,11 +15,21 @@ from rest_framework.settings import api_settings
 
 from api import inputs, serializers
 from api.parsers import JSONParser
-from api.views.base import CATEGORY, NOT_FOUND, SLUG, TAG, ApiView
+from api.permissions import IsChampionshipOrganiser
+from api.views.base import (
+    CATEGORY,
+    NOT_FOUND,
+    SLUG,
+    STAFF_ERRORS,
+    TAG,
+    ApiView,
+    championship_or_404,
+)
 from championship.models import Category
+from registration import payment, validation
 from registration import services as registration_services
-from registration import validation
 from registration.forms import member_count_message
+from registration.models import Entry
 from registration.notifications import manage_url
 from registration.validation import MemberData
 
@@ -128,3 +138,52 @@ class EntryRegisterView(ApiView):
             "payment_due_at": entry.payment_due_at,
         }
         return Response(serializers.RegisteredSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class EntryListView(ApiView):
+    """The championship's entries as the organiser sees them, with what each owes."""
+
+    permission_classes = [IsChampionshipOrganiser]
+
+    @extend_schema(
+        tags=[TAG],
+        operation_id="entry_list",
+        summary="List the entries, with their payment",
+        description=(
+            "Every entry of every category, by category and name: its status, payment status "
+            "and fee, the `payment_reference` its entrant marks the payment with, and "
+            "`payment_qr` (while the fee is due, where the championship has a Swish number in "
+            "kronor or an IBAN in euro: the address of the PNG code that pays it). For the "
+            "championship's organisers."
+        ),
+        parameters=[SLUG],
+        responses={200: serializers.EntryListItemSerializer(many=True), **STAFF_ERRORS},
+    )
+    def get(self, request, championship_slug):
+        championship = championship_or_404(championship_slug)
+        self.check_object_permissions(request, championship)
+        entries = (
+            Entry.objects.filter(category__championship=championship)
+            .select_related("category__championship")
+            .order_by("category__order", "name", "pk")
+        )
+        body = [
+            {
+                "id": entry.ref,
+                "name": entry.name,
+                "category": entry.category.key,
+                "status": entry.status,
+                "fee": entry.fee,
+                "currency": championship.currency,
+                "payment_status": entry.payment_status,
+                "payment_reference": payment.reference(entry),
+                "payment_qr": payment.code_url(entry),
+                "contact_email": entry.contact_email,
+                "checked_in_at": entry.checked_in_at,
+            }
+            for entry in entries
+        ]
+        return Response(
+            serializers.EntryListItemSerializer(body, many=True).data,
+            headers={"Cache-Control": "no-store"},
+        )

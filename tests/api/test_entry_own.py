@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from championship.models import Championship
+from championship.models import Championship, ChampionshipRole
 from registration import checkin, references, services
 from registration.models import Entry
 from tests import factories
@@ -93,3 +93,21 @@ def test_the_holder_gets_the_address_of_the_code_to_pay_with(rm):  # noqa: F811
     assert api.get(code).headers["Content-Type"] == "image/png"
     services.entry_set_payment(entry=anna, status="paid")
     assert api.get(url(anna)).json()["payment_qr"] is None
+
+
+def test_the_organisers_list_carries_each_entry_s_reference_and_code(rm):  # noqa: F811
+    anna, bo = sign_up(rm, "Anna"), sign_up(rm, "Bo")
+    Championship.objects.filter(pk=rm.championship_id).update(
+        currency="SEK", swish_number="1237856901"
+    )
+    services.entry_set_payment(entry=bo, status="paid")
+    list_url = reverse("api:entry-list", kwargs={"championship_slug": rm.championship.slug})
+    assert APIClient().get(list_url).status_code == 401
+    organiser = factories.role(rm.championship, ChampionshipRole.Role.ORGANISER)
+    api = APIClient()
+    api.force_authenticate(organiser)
+    rows = {row["name"]: row for row in api.get(list_url).json()}
+    anna.refresh_from_db()
+    assert rows["Anna"]["payment_reference"] == anna.payment_reference
+    assert rows["Anna"]["payment_qr"].endswith(f"/entries/{anna.manage_token}/pay.png")
+    assert rows["Bo"]["payment_qr"] is None and rows["Bo"]["payment_status"] == "paid"

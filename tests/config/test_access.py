@@ -141,6 +141,7 @@ ACCESS = {
     "manage:payments_refund_done": (ORGANISER, "post"),
     "manage:payments_cancel": (ORGANISER, "post"),
     "api:statements": (ORGANISER, "post"),
+    "api:entry-list": (ORGANISER, "get"),
     "api:statement-apply": (ORGANISER, "post"),
     ":sign_in": (PUBLIC, "get"),
     "api:judges": (ORGANISER, "post"),
