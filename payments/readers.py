@@ -237,12 +237,13 @@ class Mapping:
     """Which column holds what (by the header's names), and whether amounts have a decimal comma.
 
     ``amount`` is the column of the amount paid in; a layout with one signed amount
-    column takes its positive amounts only.
+    column takes its positive amounts only. A field may join several columns (a first
+    and a last name). ``decimal_comma`` ``None``: told by each amount (two decimals
+    after the last separator).
     """
 
-    columns: dict[str, str]
-    decimal_comma: bool = True
-    debits_negative: bool = True
+    columns: dict[str, str | tuple[str, ...]]
+    decimal_comma: bool | None = True
 
 
 @dataclass(frozen=True)
@@ -300,6 +301,40 @@ LAYOUTS = (
         ("Dato", "Tekst", "Beløb", "Saldo", "Status", "Afstemt"),
         Mapping({"date": "Dato", "amount": "Beløb", "text": "Tekst"}, decimal_comma=True),
         currency="DKK",
+    ),
+    Layout(
+        "vipps",
+        "Vipps settlement report (Norway)",
+        (
+            "Salgsdato",
+            "Salgssted",
+            "Vippsnummer",
+            "Produkt",
+            "Transaksjons-ID",
+            "Ordre-ID",
+            "Brutto",
+            "Gebyr",
+            "Netto",
+            "Transaksjonstype",
+            "Oppgjørs-ID",
+            "Oppgjørsdato",
+            "Oppgjørssum",
+            "Oppgjørskonto",
+            "Fornavn",
+            "Etternavn",
+            "Melding",
+        ),
+        Mapping(
+            {
+                "date": "Salgsdato",
+                "amount": "Brutto",
+                "text": "Melding",
+                "payer": ("Fornavn", "Etternavn"),
+                "bank_ref": "Transaksjons-ID",
+            },
+            decimal_comma=None,
+        ),
+        currency="NOK",
     ),
     Layout(
         "swish",
@@ -363,11 +398,16 @@ AMOUNT = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y", "%d-%m-%Y", "%d/%m/%Y", "%Y%m%d", "%d.%m.%y")
 
 
-def parse_amount(text: str, *, decimal_comma: bool) -> Decimal | None:
-    """Return a CSV amount ("1.234,50", "1 234,50", "-39.00", "'-39,00") or ``None`` if empty."""
+def parse_amount(text: str, *, decimal_comma: bool | None) -> Decimal | None:
+    """Return a CSV amount ("1.234,50", "1 234,50", "-39.00", "'-39,00") or ``None`` if empty.
+
+    ``decimal_comma`` ``None``: the separator before the last two digits is the decimal one.
+    """
     cleaned = text.strip().lstrip("'").replace("\u00a0", "").replace(" ", "").replace("kr", "")
     if not cleaned:
         return None
+    if decimal_comma is None:
+        decimal_comma = len(cleaned) > 2 and cleaned[-3] == ","
     if decimal_comma:
         cleaned = cleaned.replace(".", "").replace(",", ".")
     else:
@@ -390,18 +430,19 @@ def parse_day(text: str) -> date:
 def read_csv(table: Table, mapping: Mapping, *, kind: str, currency: str = "") -> Read:
     """Return the credits of a CSV table by ``mapping``; a row that cannot be read is refused."""
     index = {" ".join(name.split()).casefold(): i for i, name in enumerate(table.header)}
-    columns = {}
-    for name, column in mapping.columns.items():
-        position = index.get(" ".join(column.split()).casefold())
-        if position is None:
-            raise Unreadable(_("The file has no column “%(column)s”.") % {"column": column})
-        columns[name] = position
+    columns: dict[str, list[int]] = {}
+    for name, wanted in mapping.columns.items():
+        for column in (wanted,) if isinstance(wanted, str) else wanted:
+            position = index.get(" ".join(column.split()).casefold())
+            if position is None:
+                raise Unreadable(_("The file has no column “%(column)s”.") % {"column": column})
+            columns.setdefault(name, []).append(position)
     credits = []
     for number, cells in table.rows:
 
         def cell(name: str, cells=cells) -> str:
-            position = columns.get(name)
-            return cells[position].strip() if position is not None and position < len(cells) else ""
+            found = (cells[p].strip() for p in columns.get(name, ()) if p < len(cells))
+            return " ".join(part for part in found if part)
 
         try:
             amount = parse_amount(cell("amount"), decimal_comma=mapping.decimal_comma)

@@ -55,6 +55,17 @@ def test_a_swish_report_matches_by_the_message_the_qr_code_filled_in(sweden):
     assert outcome.lines()[0].fingerprint == "ref:5C2E3A9F1B7D4E60#1"
 
 
+def test_a_vipps_settlement_report_reads_the_gross_sales_and_the_payer_s_name(norway):
+    outcome = read(norway, "vipps.csv")
+    assert outcome.statement.kind == "vipps"
+    assert statuses(outcome) == [
+        ("matched", "Kari Nordmann", Decimal("200.00")),
+        ("matched", "Per Hansen & Pål Hansen", Decimal("300.00")),
+    ]
+    assert [line.payer for line in outcome.lines()] == ["Kari Nordmann", "Per Hansen"]
+    assert outcome.lines()[0].fingerprint == "ref:5554795401#1"
+
+
 def test_an_unknown_layout_is_mapped_once_and_read_by_its_header_from_then_on(norway):
     data = norway.statement("other-bank.csv")
     with pytest.raises(services.NeedsMapping) as unmapped:
@@ -94,6 +105,10 @@ def test_an_unknown_layout_is_mapped_once_and_read_by_its_header_from_then_on(no
         ("-39.00", False, Decimal("-39.00")),
         ("1,234.50", False, Decimal("1234.50")),
         ("", True, None),
+        ("1.234,50", None, Decimal("1234.50")),
+        ("1,234.50", None, Decimal("1234.50")),
+        ("200,00", None, Decimal("200.00")),
+        ("-3.50", None, Decimal("-3.50")),
     ],
 )
 def test_amounts_as_the_banks_write_them(text, comma, amount):
