@@ -16,7 +16,8 @@ class StatementForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("Bank statement"),
         help_text=gettext_lazy(
-            "camt.053 or camt.054 (XML) from the bank, or its CSV export, or a Swish or Vipps report."
+            "camt.053 or camt.054 (XML) from the bank, or its CSV export, or a Swish or Vipps "
+            "report."
         ),
     )
 

@@ -82,12 +82,12 @@ class StatementsView(ApiView):
         summary="Read a bank statement and match its credits to entries",
         description=(
             "Multipart `file`: ISO 20022 camt.053 or camt.054, or a CSV export (SpareBank 1, "
-            "Swedbank, Danske Bank, a Swish or Vipps report, or a layout mapped once on the Payments "
-            "page). Each credit is answered with its `status`: `matched` (its reference names "
-            "an entry and pays its fee), `partial`, `overpaid`, `unknown` (no reference: "
-            "`suggested_entry` by amount and name, to confirm when applying) or `duplicate` "
-            "(read before). Nothing is marked paid until the statement is applied. The same "
-            "file again answers 200 with every line `duplicate` and changes nothing."
+            "Swedbank, Danske Bank, a Swish or Vipps report, or a layout mapped once on the "
+            "Payments page). Each credit is answered with its `status`: `matched` (its "
+            "reference names an entry and pays its fee), `partial`, `overpaid`, `unknown` (no "
+            "reference: `suggested_entry` by amount and name, to confirm when applying) or "
+            "`duplicate` (read before). Nothing is marked paid until the statement is applied. "
+            "The same file again answers 200 with every line `duplicate` and changes nothing."
         ),
         parameters=[SLUG],
         request={"multipart/form-data": StatementUploadSerializer},
