@@ -38,12 +38,10 @@ from championship.middleware import page_language
 from championship.models import Championship, Round
 from championship.permissions import organiser_required
 from control import editing
+from control.edit_forms import CategoryEditForm, ChampionshipEditForm, RoundEditForm
 from control.setup_forms import (
-    CategoryEditForm,
     CategorySetUpFormSet,
-    ChampionshipEditForm,
     NewChampionshipForm,
-    RoundEditForm,
     RulesForm,
     preset_initial,
     time_zones,
