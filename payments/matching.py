@@ -8,8 +8,9 @@ reference
 status
     Of a credit that names an entry, by what the entry has received with it (the
     credits applied before, and the earlier ones of the same file): ``matched``
-    when that is the fee, ``partial`` below it, ``overpaid`` above it (or paid
-    already). A credit that names no entry is ``unknown``.
+    when that is the fee, ``partial`` below it, ``overpaid`` above it. A credit that
+    names no entry is ``unknown``. Applying a statement reckons them again
+    (``payments.services``), as another statement may have been applied meanwhile.
 suggestion
     An unknown credit whose amount is the fee of exactly one unpaid entry one of
     whose members' names shares a word with the payer's: offered to the organiser
@@ -72,8 +73,10 @@ def references_in(reference: str, message: str) -> list[str]:
     return list(dict.fromkeys(code for code in found if len(code) >= 2))
 
 
-def status_of(fee: Decimal, received: Decimal, *, paid_before: bool) -> str:
-    if paid_before or received > fee:
+def status_of(fee: Decimal, received: Decimal) -> str:
+    """Return a credit's status by all its entry has received with it (an entry marked paid by
+    hand and then paid through the bank is matched: the bank confirms it)."""
+    if received > fee:
         return OVERPAID
     return MATCHED if received == fee else PARTIAL
 
@@ -103,9 +106,7 @@ def match(credits: Iterable[tuple[Decimal, str, str, str]], payables: list[Payab
             results.append(Match(UNKNOWN, suggested=_suggestion(amount, payer, payables)))
             continue
         received[named.pk] += amount
-        results.append(
-            Match(status_of(named.fee, received[named.pk], paid_before=named.paid), named.pk)
-        )
+        results.append(Match(status_of(named.fee, received[named.pk]), named.pk))
     return results
 
 

@@ -276,6 +276,7 @@ def statement_apply(*, statement: Statement, by=None, confirm: Iterable[int] = (
             line.status = _status_with(line)
             line.save(update_fields=["entry", "status"])
     paying = [line for line in lines if line.entry_id and line.status != "duplicate"]
+    _reckon_again(paying)
     StatementLine.objects.filter(pk__in=[line.pk for line in paying]).update(applied_at=now)
     full = {
         line.entry_id
@@ -288,13 +289,31 @@ def statement_apply(*, statement: Statement, by=None, confirm: Iterable[int] = (
     return became
 
 
-def _status_with(line: StatementLine) -> str:
-    entry = line.entry
-    received = (
-        StatementLine.objects.filter(entry=entry, applied_at__isnull=False).aggregate(
-            total=Sum("amount", default=Decimal(0))
-        )["total"]
-        + line.amount
+def _received_before(entry_ids) -> dict[int, Decimal]:
+    """Return what the entries have received through the statements applied so far."""
+    totals = (
+        StatementLine.objects.filter(entry_id__in=entry_ids, applied_at__isnull=False)
+        .values("entry_id")
+        .annotate(total=Sum("amount"))
     )
-    paid = entry.payment_status in (Entry.Payment.PAID, Entry.Payment.WAIVED)
-    return matching.status_of(entry.fee, received, paid_before=paid)
+    return {row["entry_id"]: row["total"] for row in totals}
+
+
+def _status_with(line: StatementLine) -> str:
+    received = _received_before([line.entry_id]).get(line.entry_id, Decimal(0))
+    return matching.status_of(line.entry.fee, received + line.amount)
+
+
+def _reckon_again(lines: list[StatementLine]) -> None:
+    """Give the lines their status by what their entries have received by now, in order.
+
+    Another statement applied since this one was read may have brought the other half of
+    a partial payment.
+    """
+    received = _received_before({line.entry_id for line in lines})
+    for line in lines:
+        received[line.entry_id] = received.get(line.entry_id, Decimal(0)) + line.amount
+        status = matching.status_of(line.entry.fee, received[line.entry_id])
+        if status != line.status:
+            line.status = status
+            line.save(update_fields=["status"])

@@ -31,10 +31,13 @@ def test_two_halves_make_a_payment_and_a_third_overpays():
     ]
 
 
-def test_a_paid_entry_paid_again_is_overpaid():
+def test_a_paid_entry_paid_again_is_overpaid_and_paid_by_hand_then_by_bank_is_matched():
     paid = Payable(1, "00000018", Decimal(200), received=Decimal(200), paid=True)
     (result,) = matching.match([(Decimal(200), "00000018", "", "")], [paid])
     assert result == matching.Match("overpaid", 1)
+    by_hand = Payable(1, "00000018", Decimal(200), paid=True)
+    (result,) = matching.match([(Decimal(200), "00000018", "", "")], [by_hand])
+    assert result == matching.Match("matched", 1)
 
 
 def test_a_suggestion_needs_the_fee_and_a_name_and_one_entry_only():

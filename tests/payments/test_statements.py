@@ -148,3 +148,15 @@ def test_what_is_no_statement_is_refused_with_why(norway, data, says):
             services.statement_read(championship=norway.championship, data=data, file_name="x")
         assert says in refused.value.message
     assert not Statement.objects.exists()
+
+
+def test_applying_reckons_again_with_what_was_applied_since_reading(norway):
+    """Read two statements, apply the later first: the earlier half completes Per's fee."""
+    first = read(norway, "camt053-nok.xml")
+    later = read(norway, "camt053-nok-next.xml")
+    assert [line.status for line in later.lines()] == ["duplicate", "partial"]
+    services.statement_apply(statement=later.statement)
+    assert "per" not in paid(norway)
+    services.statement_apply(statement=first.statement)
+    assert "per" in paid(norway)
+    assert StatementLine.objects.get(statement=first.statement, position=2).status == "matched"
