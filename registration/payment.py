@@ -102,6 +102,11 @@ class Instructions:
     methods: tuple[Method, ...] = field(default=())
     code: paycodes.PayCode | None = None
 
+    @property
+    def reference_shown(self) -> str:
+        """Return the reference as it is printed: an RF reference in groups of four."""
+        return references.grouped(self.reference)
+
 
 def methods(championship: Championship) -> tuple[Method, ...]:
     """Return where the championship's entrants pay, in the order they are shown."""

@@ -118,3 +118,12 @@ def is_valid(scheme: str, text: str) -> bool:
     except InvalidReference:
         return False
     return True
+
+
+def grouped(text: str) -> str:
+    """Return a reference as it is printed: an RF reference in groups of four (ISO 11649's
+    paper form, "RF18 5390 0754 7034"), any other as it is."""
+    if not (text.upper().startswith("RF") and is_valid("rf", text)):
+        return text
+    code = compact(text)
+    return " ".join(code[i : i + 4] for i in range(0, len(code), 4))

@@ -154,6 +154,11 @@ def test_an_entry_s_epc_code_pays_its_fee_with_its_rf_reference(client, tallinn,
     lines = zbar(client.get(code_url(entry)).content, tmp_path).split("\n")
     assert lines[4:8] == ["NDEAFIHH", "Palapeli ry", "FI2112345600000785", "EUR20"]
     assert lines[9] == entry.payment_reference
+    # On the page, as it is printed (in groups of four), and copied as the bank takes it.
+    page = client.get(f"/{tallinn.slug}/entries/{entry.manage_token}/").text
+    assert f'"payment-reference">{references.grouped(entry.payment_reference)}<' in page
+    assert " " in references.grouped(entry.payment_reference)
+    assert f'data-copy="{entry.payment_reference}"' in page
 
 
 def test_no_code_once_paid_nor_for_a_wrong_link_nor_without_a_payee(client, stockholm, rm):

@@ -128,3 +128,10 @@ def test_nonsense_is_refused_before_a_reference_is_made():
         r.make("kid10", 0)
     with pytest.raises(ValueError, match="at most 14"):
         r.make("fik71", 10**14)
+
+
+def test_an_rf_reference_is_printed_in_groups_of_four_and_others_as_they_are():
+    assert r.grouped("RF18539007547034") == "RF18 5390 0754 7034"
+    assert r.grouped("rf18 5390 0754 7034") == "RF18 5390 0754 7034"
+    assert r.grouped("00000018") == "00000018"
+    assert r.grouped("RF19539007547034") == "RF19539007547034"  # not a valid RF
