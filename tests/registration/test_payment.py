@@ -76,6 +76,16 @@ def test_no_instructions_on_the_waiting_list_for_a_free_entry_or_without_a_text(
     text = manage_page(client, waiting)
     assert "How to pay" not in text
     assert "to pay once the entry is confirmed" in text
+    # Offered a place: not "Unpaid" yet, but to pay once accepted.
+    Entry.objects.filter(pk=waiting.pk).update(
+        status=Entry.Status.OFFERED, offer_expires_at=datetime(NEXT_YEAR, 3, 1, tzinfo=UTC)
+    )
+    offered = manage_page(client, waiting)
+    assert "to pay once you accept the place" in offered
+    assert '<span class="payment-unpaid">' not in offered
+    Entry.objects.filter(pk=waiting.pk).update(
+        status=Entry.Status.WAITLISTED, offer_expires_at=None
+    )
     Category.objects.filter(pk=individual.pk).update(fee=0)
     Category.objects.filter(pk=individual.pk).update(capacity=None)
     free = register(rm, name="Free", email="free@example.org")
