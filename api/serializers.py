@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from championship import drafts, payees
 from championship.models import Category, Championship, Heat, Round
+from payments.models import StatementLine
 from registration import places
 from results.models import Result
 
@@ -546,9 +547,7 @@ class StatementLineSerializer(serializers.Serializer):
     reference = serializers.CharField(help_text="The structured reference (KID, OCR, FIK, RF).")
     message = serializers.CharField(help_text="The payer's message.")
     payer = serializers.CharField()
-    status = serializers.ChoiceField(
-        choices=["matched", "partial", "overpaid", "unknown", "duplicate"]
-    )
+    status = serializers.ChoiceField(choices=StatementLine.Status.choices)
     entry = serializers.CharField(allow_null=True, help_text="The id of the entry it pays.")
     suggested_entry = serializers.CharField(
         allow_null=True, help_text="Unknown: the entry its amount and payer suggest, to confirm."

@@ -235,7 +235,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # A category's kind and a capture's kind are both "kind": each enum keeps a name of its own.
-    "ENUM_NAME_OVERRIDES": {"CategoryKindEnum": "championship.models.Category.Kind"},
+    "ENUM_NAME_OVERRIDES": {
+        "CategoryKindEnum": "championship.models.Category.Kind",
+        "StatementLineStatusEnum": "payments.models.StatementLine.Status",
+        # An entry's status, in its holder's view and in the organiser's list.
+        "EntryStatusEnum": ["confirmed", "waitlisted", "offered", "withdrawn"],
+    },
 }
 
 # Behind a proxy that terminates TLS (see docs/deploy.md).
