@@ -49,6 +49,8 @@ SETTINGS = (
     "bic",
     "refund_days_before",
 )
+# Of those, the ones that say where to pay (the others: how references are made, refunds).
+PAYEES = SETTINGS[1:-1]
 
 SEPARATORS = re.compile(r"[\s.\-/]")
 SWISH_BUSINESS = re.compile(r"^(123\d{7}|90\d{5})$")

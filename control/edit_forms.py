@@ -11,7 +11,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from championship import bounds, services
+from championship import bounds, payees, services
 from championship.models import Category, Championship, Round
 from control.forms import AdvanceForm
 from control.setup_forms import INPUT_FORMATS, datetime_input
@@ -21,15 +21,7 @@ from control.setup_forms import INPUT_FORMATS, datetime_input
 
 # Where entrants pay, in the order the edit page shows them; and which the page offers for
 # which currency (the others: always).
-PAYEES = (
-    "payee_name",
-    "swish_number",
-    "vipps_number",
-    "mobilepay_number",
-    "bank_account",
-    "iban",
-    "bic",
-)
+PAYEES = payees.PAYEES
 PAYEE_CURRENCIES = {
     "swish_number": ("SEK",),
     "vipps_number": ("NOK",),

@@ -393,8 +393,9 @@ class Championship(models.Model):
             problem = payees.account_error(self.bank_account, self.currency)
             if problem:
                 raise ValidationError({"bank_account": problem})
-        names = ("payee_name", *payees.VALIDATORS, "bank_account")
-        values = payees.compacted({name: getattr(self, name) for name in names}, self.currency)
+        values = payees.compacted(
+            {name: getattr(self, name) for name in payees.PAYEES}, self.currency
+        )
         for name, value in values.items():
             setattr(self, name, value)
 
