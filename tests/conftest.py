@@ -140,6 +140,8 @@ def pytest_report_header(config):
     return lines
 
 
+# First, before pytest-django's hook, which groups the tests (below).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     from hypothesis import is_hypothesis_test
 
@@ -147,6 +149,11 @@ def pytest_collection_modifyitems(config, items):
         # A Hypothesis test runs more examples under TEST_DEPTH=deep: make test-deep runs it.
         if is_hypothesis_test(getattr(item, "obj", None)):
             item.add_marker(pytest.mark.deep)
+    # The long tests first. pytest-django then groups the tests as Django does (those in a
+    # transaction, those that commit, those without a database), keeping this order within
+    # each group: a worker starts a long test while the others still have work, rather
+    # than running it alone at the end of the parallel run.
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
     if _travel is None:
         return
     skip = pytest.mark.skip(

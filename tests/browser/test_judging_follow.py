@@ -89,6 +89,7 @@ def in_language(language, message):
         return str(translation.gettext(message))
 
 
+@pytest.mark.long
 def test_an_open_page_shows_the_start_and_the_time_up_of_its_heat(phone, live_server):
     here = floor("rm-follow-start", started=False)
     forget_the_phone(phone, live_server)

@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 AREA = "organisers"
 
 
+@pytest.mark.long
 def test_a_visitor_asks_an_administrator_approves_and_the_mailed_link_signs_them_in(
     phone, live_server
 ):

@@ -145,6 +145,7 @@ def test_a_judge_lands_on_the_tables(laptop, live_server, day):
     expect(page.locator(".table-number")).to_have_text("Table 2")
 
 
+@pytest.mark.long
 def test_a_head_judge_corrects_a_result_of_a_closed_round_while_the_dashboard_refreshes(
     laptop, live_server, day
 ):

@@ -73,6 +73,7 @@ def test_the_results_page_updates_by_itself_after_a_capture(page, live_server, r
     )
 
 
+@pytest.mark.long
 def test_the_projector_clock_counts_and_the_leaderboard_pages(page, live_server, running):
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{live_server.url}/live/screen/individual-final/")

@@ -72,6 +72,7 @@ def count(page, *, remaining=None, placed=None):
     panel.get_by_role("button", name="Show the entrant").click()
 
 
+@pytest.mark.long
 def test_equal_counts_go_to_the_entrant(phone, live_server, floor, other_browser):
     url = floor.table.get_absolute_url()
     forget_the_phone(phone, live_server)
@@ -111,6 +112,7 @@ def test_equal_counts_go_to_the_entrant(phone, live_server, floor, other_browser
     expect(phone.locator('[data-step-panel="confirmed"]')).to_be_visible(timeout=20_000)
 
 
+@pytest.mark.long
 def test_different_counts_go_to_the_head_judge(phone, live_server, floor, other_browser):
     url = floor.table.get_absolute_url()
     forget_the_phone(phone, live_server)

@@ -112,6 +112,7 @@ def submit(page, action_suffix):
     page.locator(f"form[action$='{action_suffix}'] button[type=submit]").first.click()
 
 
+@pytest.mark.long
 def test_the_day_from_registration_to_the_final(page, live_server, kari, settings):
     settings.SITE_URL = ""  # the cards carry the address they are opened at
     page.on("dialog", lambda dialog: dialog.accept())

@@ -33,6 +33,7 @@ def running(db):
     return championship
 
 
+@pytest.mark.long
 def test_the_venue_screen_follows_the_control_room(chromium, live_server, running):
     chromium.clear_cookies()
     projector = chromium.new_page()

@@ -161,6 +161,7 @@ def interleaved(groups: list[Round]) -> list[str]:
     return [seen for _place, _index, seen in sorted(ranked)]
 
 
+@pytest.mark.long
 def test_an_organiser_builds_the_wjpc_structure_and_seats_semifinal_1(laptop, live_server):
     page = laptop
     services.organiser_account_set(username="marta", password=PASSWORD)

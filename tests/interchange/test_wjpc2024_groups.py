@@ -244,6 +244,7 @@ def the_export_writes_the_structure_it_was_given(exported):
 
 
 @pytest.mark.django_db
+@pytest.mark.long
 def test_withdrawing_the_two_who_did_not_start_gives_the_real_final(tmp_path):
     """Before the final, the organiser withdraws the two; the rule fills their places.
 
