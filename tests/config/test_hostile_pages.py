@@ -115,12 +115,12 @@ def values_for(battery, offset=0):
     """Return the hostile values a visitor gets at one URL.
 
     Deep (``make test-deep``): all for the organiser, a third for the others; quick
-    (``make test``): a third for the organiser, one for the others. The organiser reaches
+    (``make test``): two for the organiser, one for the others. The organiser reaches
     every page's code; the others are mostly refused, or see the public pages the
     organiser sees too. A sample changes with ``offset``, so that across the URLs every
     visitor meets every value.
     """
-    deep, quick = (len(VALUES), 3) if battery.visitor == "organiser" else (3, 1)
+    deep, quick = (len(VALUES), 2) if battery.visitor == "organiser" else (3, 1)
     count = deep if DEEP else quick
     if count == len(VALUES):
         return VALUES
@@ -131,16 +131,17 @@ def values_for(battery, offset=0):
 def path_values_for(battery, number, offset):
     """Return the hostile values of a URL's ``number``-th path parameter, as ``values_for``.
 
-    Deep: all for the organiser, every other one for the others; quick: every other one
-    for the organiser, one for the others, changing with ``offset`` (the URL's number).
+    Deep: all for the organiser, every other one for the others; quick: two for the
+    organiser, one for the others, changing with ``offset`` (the URL's number).
     """
     if DEEP:
         if battery.visitor == "organiser":
             return PATH_VALUES
         return PATH_VALUES[number % 2 :: 2]
+    first = (offset + number) % len(PATH_VALUES)
     if battery.visitor == "organiser":
-        return PATH_VALUES[(offset + number) % 2 :: 2]
-    return [PATH_VALUES[(offset + number) % len(PATH_VALUES)]]
+        return [PATH_VALUES[first], PATH_VALUES[(first + 3) % len(PATH_VALUES)]]
+    return [PATH_VALUES[first]]
 
 
 def hostile_query_strings(battery, world):
