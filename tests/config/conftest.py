@@ -114,9 +114,14 @@ def world(db):
         "organiser of another championship": factories.role(b, Role.ORGANISER),
         "superuser": superuser,
     }
-    built = World(values=values, tokens=tokens, users=users, api_bodies=api_bodies)
-    harvest(built, Client(), organiser)
-    return built
+    return World(values=values, tokens=tokens, users=users, api_bodies=api_bodies)
+
+
+@pytest.fixture
+def harvested(world):
+    """The world, with every page read as its organiser: their forms and links' query names."""
+    harvest(world, Client(), world.users["organiser"])
+    return world
 
 
 @pytest.fixture
