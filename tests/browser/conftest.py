@@ -109,16 +109,27 @@ def page(chromium, live_server):
     page.close()
 
 
+@pytest.fixture(scope="session")
+def second_browser(playwright):
+    """A second browser of the worker, whose pages each take a context of their own.
+
+    A context ends with its test, and with it what the test set on it (a faked clock, a
+    camera's permission, cookies): one browser started once serves every such test.
+    """
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+    yield browser
+    browser.close()
+
+
 @pytest.fixture
-def clock_page(playwright, live_server):
-    """A fresh page in a browser of its own, for a test that fakes the page's clock.
+def clock_page(second_browser, live_server):
+    """A fresh page in a context of its own, for a test that fakes the page's clock.
 
     Playwright's clock belongs to the browser context: installed on a page of the
     shared context, it would stay for every later test of the worker (their pages an
     hour behind, taps refused as before the start).
     """
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-    context = browser.new_context(**CONTEXT)
+    context = second_browser.new_context(**CONTEXT)
     shift_ms = round(clock_shift().total_seconds() * 1000)
     if shift_ms:
         context.add_init_script(MOVED_DATE % shift_ms)
@@ -126,7 +137,6 @@ def clock_page(playwright, live_server):
     page.set_default_timeout(10_000)
     yield page
     context.close()
-    browser.close()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from championship.models import ChampionshipRole, Seat
 from control import rounds
 from results.models import Result
 from tests import factories
-from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS, PHONE
+from tests.browser.conftest import CONTEXT, PHONE
 from tests.browser.test_judging import forget_the_phone, log_in, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,13 +44,12 @@ def floor(db):
 
 
 @pytest.fixture
-def other_browser(playwright):
-    """Open pages in a browser of their own: another judge's phone, the head judge's laptop."""
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+def other_browser(second_browser):
+    """Open pages in contexts of their own: another judge's phone, the head judge's laptop."""
 
     @contextlib.contextmanager
     def opened(viewport):
-        context = browser.new_context(viewport=viewport, **CONTEXT)
+        context = second_browser.new_context(viewport=viewport, **CONTEXT)
         page = context.new_page()
         page.set_default_timeout(15_000)
         try:
@@ -58,8 +57,7 @@ def other_browser(playwright):
         finally:
             context.close()
 
-    yield opened
-    browser.close()
+    return opened
 
 
 def count(page, *, remaining=None, placed=None):
