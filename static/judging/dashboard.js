@@ -26,15 +26,18 @@
     }
   });
 
-  // Opening a correction puts the cursor in its first field.
+  // Opening a correction puts the cursor in its first field, unless it is already in one of
+  // the correction's fields: the toggle event comes after the click, and on a busy phone
+  // after a tap into the reason, whose typing would go on in the time field.
   document.addEventListener(
     "toggle",
     function (event) {
       var details = event.target;
       if (details.matches && details.matches("details.row-correct") && details.open) {
-        var first = details.querySelector("input:not([type=hidden]), select, textarea");
-        if (first) {
-          first.focus();
+        var fields = details.querySelectorAll("input:not([type=hidden]), select, textarea");
+        var chosen = Array.prototype.indexOf.call(fields, document.activeElement) !== -1;
+        if (fields.length && !chosen) {
+          fields[0].focus();
         }
       }
     },

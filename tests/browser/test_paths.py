@@ -192,6 +192,30 @@ def test_a_head_judge_corrects_a_result_of_a_closed_round_while_the_dashboard_re
     shot(page, "6-dashboard-corrected")
 
 
+def test_a_correction_opened_late_leaves_the_cursor_in_the_field_typed_into(
+    laptop, live_server, day
+):
+    """The toggle event comes after the opening: a field chosen by then keeps the cursor.
+
+    On a busy phone or laptop a tap into the reason can come before the event that puts the
+    cursor in the time field; the reason typed next must not go on in the time field.
+    """
+    page = laptop
+    finish(day, day.entries[0], 40)
+    log_in(page, live_server, "hedda")
+    page.goto(f"{live_server.url}/{day.championship.slug}/manage/rounds/{day.final.key}/dashboard/")
+    row = page.locator(f"#result-{day.entries[0].pk}")
+    # Opened and the reason chosen in one task: the toggle event is queued after both.
+    row.locator("details.row-correct").evaluate(
+        "(details) => { details.open = true; details.querySelector('[name=reason]').focus(); }"
+    )
+    reason = row.locator("textarea[name=reason]")
+    expect(reason).to_be_focused()
+    page.keyboard.type("Read late")
+    expect(reason).to_have_value("Read late")
+    expect(row.locator("input[name=time]")).to_have_value("0:40:00")
+
+
 def test_a_refused_correction_stays_open_with_the_services_message(laptop, live_server, day):
     page = laptop
     finish(day, day.entries[0], 40)
