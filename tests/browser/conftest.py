@@ -10,6 +10,8 @@ import tempfile
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
 
 from tests.browser.judge_modules import FAKES, ORIGIN, STATIC, serve_from
 from tests.conftest import IN_CI, clock_shift
@@ -160,14 +162,47 @@ def laptop(page, live_server):
     return page
 
 
-def log_in(page, live_server, username, password=PASSWORD):
-    """Log ``username`` in from the login page, in English; they land on the home page."""
-    english(page, live_server)
-    page.goto(f"{live_server.url}/accounts/login/?next=/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.locator("main form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}/")
+def sign_in(page, live_server, user, *, language="en") -> None:
+    """Give the page's browser ``user``'s session (a user or a username).
+
+    The session is the one the login form would give, without the form's two page
+    loads: a test starts signed in unless signing in is what it is about (the login
+    form in test_pages and test_the_day, a badge in test_staff_links). ``language``:
+    the language chosen (the cookie), or ``None`` to leave the choice as it is.
+    """
+    if isinstance(user, str):
+        user = get_user_model().objects.get(username=user)
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    cookies = [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+    if language:
+        cookies.append(
+            {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}
+        )
+    page.context.add_cookies(cookies)
+
+
+def log_in(page, live_server, user, path="/", *, language="en"):
+    """Open ``path`` (or a whole URL of the live server) signed in as ``user`` (sign_in)."""
+    sign_in(page, live_server, user, language=language)
+    page.goto(path if path.startswith("http") else f"{live_server.url}{path}")
+
+
+def forget_the_phone(page, live_server):
+    """Start from an empty queue: the tests of a worker share the browser's profile.
+
+    The page leaves the site first, so that nothing it still writes outlives the clearing.
+    """
+    page.goto("about:blank")
+    session = page.context.new_cdp_session(page)
+    try:
+        session.send(
+            "Storage.clearDataForOrigin",
+            {"origin": live_server.url, "storageTypes": "local_storage"},
+        )
+    finally:
+        session.detach()
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from championship.models import ChampionshipRole
 from championship.services import tables_create
 from tests import factories
+from tests.browser.conftest import log_in
 from tests.factories import NEXT_YEAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,11 +43,7 @@ def test_a_start_in_year_9999_is_refused_beside_the_heats_field(page, live_serve
     page.context.add_cookies(
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
     )
-    page.goto(f"{live_server.url}{path}")
-    page.fill("input[name=username]", "kari")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{path}")
+    log_in(page, live_server, "kari", f"{live_server.url}{path}", language=None)
 
     page.fill("#id_start_1", "9999-12-31T23:59")
     page.locator("#seat-form button[type=submit]").click()

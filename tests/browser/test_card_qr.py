@@ -7,7 +7,6 @@ from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
-from django.conf import settings
 from PIL import Image
 from playwright.sync_api import expect
 
@@ -16,6 +15,7 @@ from championship.services import tables_create
 from control import rounds
 from control.rounds import SeatingPlan
 from tests import factories
+from tests.browser.conftest import log_in
 from tests.control.test_cards import decode
 from tests.factories import NEXT_YEAR
 
@@ -41,18 +41,6 @@ def seated_round(db):
     factories.role(championship, ChampionshipRole.Role.ORGANISER, username="kari")
     factories.role(championship, ChampionshipRole.Role.JUDGE, username="judy")
     return final
-
-
-def log_in(page, live_server, username, url):
-    page.context.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
-    )
-    page.goto(url)
-    assert "/accounts/login/" in page.url
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(url)
 
 
 def shot(page, name):

@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 import cv2
 import numpy as np
 import pytest
-from django.conf import settings
 from PIL import Image
 
 from championship.models import ChampionshipRole
@@ -14,6 +13,7 @@ from championship.services import tables_create
 from control import rounds
 from control.rounds import SeatingPlan
 from tests import factories
+from tests.browser.conftest import log_in
 from tests.control.test_cards import decode
 from tests.factories import NEXT_YEAR
 
@@ -39,24 +39,12 @@ def seated_round(db):
     return final
 
 
-def log_in(page, live_server, next_path):
-    page.context.add_cookies(
-        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
-    )
-    page.goto(f"{live_server.url}{next_path}")
-    assert "/accounts/login/" in page.url
-    page.fill("input[name=username]", "kari")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{next_path}")
-
-
 def test_printed_cards_hide_the_header_and_carry_a_readable_qr_code(
     page, live_server, seated_round, tmp_path
 ):
     championship = seated_round.championship
     path = f"/{championship.slug}/manage/cards/{seated_round.key}/"
-    log_in(page, live_server, path)
+    log_in(page, live_server, "kari", path)
     assert page.locator(".site-header").is_visible()
     assert page.locator(".table-card").count() == 3
     assert "Åse Økland" in page.locator(".table-card").first.inner_text()
@@ -91,7 +79,7 @@ def test_printed_cards_hide_the_header_and_carry_a_readable_qr_code(
 def test_the_a5_layout_puts_one_card_on_a_page(page, live_server, seated_round):
     championship = seated_round.championship
     path = f"/{championship.slug}/manage/cards/{seated_round.key}/?size=a5"
-    log_in(page, live_server, path)
+    log_in(page, live_server, "kari", path)
     page.emulate_media(media="print")
     breaks = page.locator(".table-card").evaluate_all(
         "cards => cards.map(card => getComputedStyle(card).breakAfter)"

@@ -10,6 +10,7 @@ from championship.models import ChampionshipRole
 from championship.services import tables_create
 from control import rounds
 from tests import factories
+from tests.browser.conftest import log_in
 from tests.browser.screens import shot
 from tests.factories import NEXT_YEAR
 
@@ -47,11 +48,7 @@ def test_an_english_organiser_prints_swedish_cards(page, live_server, sm_prelim)
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
     )
     page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(f"{live_server.url}{path}")
-    page.fill("input[name=username]", "kari")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{path}")
+    log_in(page, live_server, "kari", f"{live_server.url}{path}", language=None)
     expect(page.get_by_role("heading", name="Table cards")).to_be_visible()
     expect(page.get_by_role("button", name="Print")).to_be_visible()
     shot(page, "cards-screen-en-organiser")

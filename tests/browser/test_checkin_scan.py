@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from registration.models import Entry
 from registration.selectors import PER_PAGE
 from tests import factories
-from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS
-from tests.browser.test_judging import PASSWORD, SCREENSHOTS, english
+from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS, log_in
+from tests.browser.test_judging import SCREENSHOTS, english
 from tests.browser.test_judging import shot as judging_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -84,11 +84,7 @@ def test_the_desk_scans_an_entrants_code_and_checks_them_in(
         page.set_default_timeout(15_000)
         english(page, live_server)
         checkin = f"/{championship.slug}/manage/checkin/"
-        page.goto(f"{live_server.url}{checkin}")
-        page.fill("input[name=username]", "desk")
-        page.fill("input[name=password]", PASSWORD)
-        page.locator("form button[type=submit].primary").click()
-        page.wait_for_url(f"{live_server.url}{checkin}")
+        log_in(page, live_server, "desk", f"{live_server.url}{checkin}", language=None)
         expect(page.locator(".pager-at")).to_have_text(f"Entries 1–{PER_PAGE} of {PER_PAGE + 2}")
         expect(page.get_by_text("Liten Ung", exact=True)).to_have_count(0)
         page.get_by_role("button", name="Scan a check-in code").click()
@@ -111,14 +107,6 @@ def test_the_desk_scans_an_entrants_code_and_checks_them_in(
     assert Entry.objects.filter(name="Someone Else", checked_in_at__isnull=True).exists()
 
 
-def log_in(page, live_server, path):
-    page.goto(f"{live_server.url}{path}")
-    page.fill("input[name=username]", "desk")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{path}")
-
-
 def test_the_organiser_pages_through_and_searches_the_long_lists(page, live_server):
     championship = factories.championship(slug="rm-long", name="RM, a long list")
     individual = championship.categories.get(kind="individual")
@@ -133,7 +121,7 @@ def test_the_organiser_pages_through_and_searches_the_long_lists(page, live_serv
     english(page, live_server)
     page.set_viewport_size(LAPTOP)
     entries = f"/{championship.slug}/manage/entries/"
-    log_in(page, live_server, entries)
+    log_in(page, live_server, "desk", entries)
     region = page.locator("#entries-region")
     first_rows = region.locator("tr.entry-row th[scope=row]")
     expect(region.locator(".pager-at")).to_have_text("Entries 1–50 of 131")

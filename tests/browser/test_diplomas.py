@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from championship.models import ChampionshipRole
 from tests import factories
-from tests.browser.conftest import PHONE
-from tests.browser.test_judging import PASSWORD, SCREENSHOTS, english
+from tests.browser.conftest import PHONE, log_in
+from tests.browser.test_judging import SCREENSHOTS, english
 from tests.browser.test_judging import shot as judging_shot
 from tests.control.test_cards import decode
 from tests.results.test_diplomas import run
@@ -43,11 +43,7 @@ def test_a_diploma_from_the_control_room_is_verified_on_a_phone(chromium, live_s
     organiser.on("dialog", lambda dialog: dialog.accept())
     english(organiser, live_server)
     control = f"/{slug}/manage/rounds/{key}/"
-    organiser.goto(f"{live_server.url}{control}")
-    organiser.fill("input[name=username]", "orga")
-    organiser.fill("input[name=password]", PASSWORD)
-    organiser.locator("form button[type=submit].primary").click()
-    organiser.wait_for_url(f"{live_server.url}{control}")
+    log_in(organiser, live_server, "orga", f"{live_server.url}{control}", language=None)
     # No diplomas while the results are provisional.
     expect(organiser.locator("[data-results-state=provisional]")).to_be_visible()
     expect(organiser.locator("[data-diplomas]")).to_have_count(0)

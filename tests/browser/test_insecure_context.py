@@ -27,7 +27,7 @@ from control import rounds
 from core.lan import lan_address
 from judging.models import Capture
 from tests import factories
-from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS, PASSWORD, PHONE
+from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS, PHONE, log_in
 from tests.browser.screens import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -103,21 +103,12 @@ def speak(page, server, language):
     )
 
 
-def log_in(page, server, username, path):
-    page.goto(f"{server.url}{path}")
-    assert "/accounts/login/" in page.url
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{server.url}{path}")
-
-
 def test_on_plain_http_the_judges_page_says_offline_reload_needs_https_and_keeps_the_taps(
     lan_phone, lan, heat
 ):
     phone = lan_phone
     speak(phone, lan, "en")
-    log_in(phone, lan, "judy", heat.table.get_absolute_url())
+    log_in(phone, lan, "judy", heat.table.get_absolute_url(), language=None)
     assert phone.evaluate("window.isSecureContext") is False
     assert phone.evaluate("'serviceWorker' in navigator") is False
     note = phone.locator("[data-insecure-note]")
@@ -145,7 +136,7 @@ def test_on_plain_http_the_judges_page_says_offline_reload_needs_https_and_keeps
 
 def test_on_plain_http_the_judges_page_says_it_in_the_championships_language(lan_phone, lan, heat):
     phone = lan_phone
-    log_in(phone, lan, "judy", heat.table.get_absolute_url())
+    log_in(phone, lan, "judy", heat.table.get_absolute_url(), language=None)
     expect(phone.locator("html")).to_have_attribute("lang", "nb")
     expect(phone.locator("[data-step-panel=puzzling] .time-button")).to_have_text(
         translated("TIME", "nb")
@@ -158,7 +149,7 @@ def test_on_plain_http_the_judges_page_says_it_in_the_championships_language(lan
 
 def test_on_https_or_localhost_the_judges_page_shows_no_such_notice(phone, live_server, heat):
     speak(phone, live_server, "en")
-    log_in(phone, live_server, "judy", heat.table.get_absolute_url())
+    log_in(phone, live_server, "judy", heat.table.get_absolute_url(), language=None)
     assert phone.evaluate("window.isSecureContext") is True
     expect(phone.locator("[data-clock-state]")).to_contain_text("±")  # the page runs
     expect(phone.locator("[data-insecure-note]")).to_be_hidden()
@@ -171,7 +162,7 @@ def test_on_plain_http_the_scanner_says_the_camera_needs_https_and_the_search_wo
     phone = lan_phone
     speak(phone, lan, "en")
     checkin = f"/{heat.championship.slug}/manage/checkin/"
-    log_in(phone, lan, "desk", checkin)
+    log_in(phone, lan, "desk", checkin, language=None)
     assert phone.evaluate("navigator.mediaDevices === undefined") is True
     status = phone.locator("[data-scan-status]")
     expect(status).to_have_text(NO_CAMERA)
@@ -194,7 +185,7 @@ def test_on_plain_http_the_scanner_says_the_camera_needs_https_and_the_search_wo
 def test_on_plain_http_the_scanner_says_it_in_the_users_language(lan_phone, lan, heat):
     phone = lan_phone
     speak(phone, lan, "sv")
-    log_in(phone, lan, "desk", f"/{heat.championship.slug}/manage/checkin/")
+    log_in(phone, lan, "desk", f"/{heat.championship.slug}/manage/checkin/", language=None)
     expect(phone.locator("html")).to_have_attribute("lang", "sv")
     expect(phone.locator("h1")).to_have_text(translated("Check-in", "sv"))
     expect(phone.locator("[data-scan-status]")).to_have_text(translated(NO_CAMERA, "sv"))
@@ -213,7 +204,9 @@ def test_on_localhost_a_refused_camera_is_still_called_a_permission(playwright, 
         page = desk.new_page()
         page.set_default_timeout(10_000)
         speak(page, live_server, "en")
-        log_in(page, live_server, "desk", f"/{heat.championship.slug}/manage/checkin/")
+        log_in(
+            page, live_server, "desk", f"/{heat.championship.slug}/manage/checkin/", language=None
+        )
         assert page.evaluate("window.isSecureContext") is True
         refusal = "navigator.mediaDevices.getUserMedia({video: true}).then(() => '', (e) => e.name)"
         assert page.evaluate(refusal) == "NotAllowedError"

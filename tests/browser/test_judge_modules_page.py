@@ -17,6 +17,7 @@ from control import rounds
 from harness.servers import manage
 from judging.models import Capture
 from tests import factories
+from tests.browser.conftest import log_in
 from tests.browser.judge_modules import ORIGIN, run, serve_from
 from tests.deployment.harness import server_env
 
@@ -249,11 +250,7 @@ def test_the_judges_page_runs_its_modules_under_the_csp(phone, live_server, tabl
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
     )
     path = table.get_absolute_url()
-    phone.goto(f"{live_server.url}{path}")
-    phone.fill("input[name=username]", "judy")
-    phone.fill("input[name=password]", PASSWORD)
-    phone.locator("form button[type=submit].primary").click()
-    phone.wait_for_url(f"{live_server.url}{path}")
+    log_in(phone, live_server, "judy", f"{live_server.url}{path}", language=None)
     response = phone.reload()
     policy = dict(
         directive.strip().split(" ", 1)

@@ -3,7 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_judging import english, live, log_in  # noqa: F401 (a fixture)
+from tests.browser.conftest import log_in
+from tests.browser.test_judging import english, live  # noqa: F401 (a fixture)
 from tests.browser.test_judging import shot as judging_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

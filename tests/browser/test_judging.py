@@ -17,6 +17,7 @@ from judging.models import Capture
 from judging.services import capture_record
 from results.models import Result
 from tests import factories
+from tests.browser.conftest import forget_the_phone, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,22 +54,6 @@ def english(page, live_server):
     page.context.add_cookies(
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
     )
-
-
-def forget_the_phone(page, live_server):
-    """Start from an empty queue: the browser profile is shared by the tests."""
-    page.goto(f"{live_server.url}/health/")
-    page.evaluate("localStorage.clear()")
-
-
-def log_in(page, live_server, username, path):
-    english(page, live_server)
-    page.goto(f"{live_server.url}{path}")
-    assert "/accounts/login/" in page.url
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{path}")
 
 
 def shot(page, name):

@@ -15,7 +15,7 @@ from judging.capture_kinds import CaptureInput
 from judging.services import capture_record
 from results.models import Result
 from tests import factories
-from tests.browser.test_judging import forget_the_phone, log_in
+from tests.browser.conftest import forget_the_phone, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -25,8 +25,9 @@ from judging.services import capture_record
 from registration.models import Entry
 from results.models import Result
 from tests import factories
+from tests.browser.conftest import forget_the_phone, log_in
 from tests.browser.offline import wait_for_kept_copy
-from tests.browser.test_judging import PASSWORD, forget_the_phone, log_in, queued
+from tests.browser.test_judging import queued
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -177,11 +178,7 @@ def test_a_refused_confirmation_never_shows_confirmed_and_says_why_in_the_pages_
     forget_the_phone(phone, live_server)
     # No language chosen: the page, and the API's refusal, speak the championship's (nb).
     path = here.table.get_absolute_url()
-    phone.goto(f"{live_server.url}{path}")
-    phone.fill("input[name=username]", "judy")
-    phone.fill("input[name=password]", PASSWORD)
-    phone.locator("form button[type=submit].primary").click()
-    phone.wait_for_url(f"{live_server.url}{path}")
+    log_in(phone, live_server, "judy", f"{live_server.url}{path}", language=None)
     expect(phone.locator("html")).to_have_attribute("lang", "nb")
     saved = phone.locator("[data-save-state].is-saved")
     phone.locator('[data-step-panel="puzzling"] [data-action="time"]').click()

@@ -15,7 +15,8 @@ from championship.models import ChampionshipRole, Seat
 from control import rounds
 from results.models import Result
 from tests import factories
-from tests.browser.test_judging import forget_the_phone, log_in, shot
+from tests.browser.conftest import forget_the_phone, log_in
+from tests.browser.test_judging import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

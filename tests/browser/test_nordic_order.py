@@ -12,7 +12,7 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.conftest import PASSWORD
+from tests.browser.conftest import log_in
 from tests.browser.screens import shot
 from tests.factories import NEXT_YEAR
 
@@ -61,11 +61,7 @@ def test_the_checkin_desk_lists_names_in_norwegian_order_on_a_laptop(laptop, liv
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "nb", "url": live_server.url}]
     )
     checkin = f"{live_server.url}/{championship.slug}/manage/checkin/"
-    laptop.goto(checkin)
-    laptop.fill("input[name=username]", "desk")
-    laptop.fill("input[name=password]", PASSWORD)
-    laptop.locator("form button[type=submit].primary").click()
-    laptop.wait_for_url(checkin)
+    log_in(laptop, live_server, "desk", checkin, language=None)
     names = laptop.locator("#checkin-results .entry-name")
     expect(names).to_have_text(
         ["Anna Andersen", "Ola Nordmann", "Zakarias Lie", "Ærlig Hansen", "Øystein Berg", "Åse Ås"]

@@ -10,7 +10,8 @@ from championship.models import Championship
 from registration import services
 from registration.models import Entry
 from tests import factories
-from tests.browser.test_judging import PASSWORD, english
+from tests.browser.conftest import log_in
+from tests.browser.test_judging import english
 from tests.browser.test_judging import shot as judging_shot
 from tests.registration.test_deadlines import STARTS, rm  # noqa: F401 (a fixture)
 from tests.registration.test_services import member
@@ -58,11 +59,7 @@ def test_the_organiser_releases_an_overdue_entry(chromium, live_server, rm):  # 
     page.set_viewport_size(LAPTOP)
     english(page, live_server)
     entries = f"/{rm.championship.slug}/manage/entries/"
-    page.goto(f"{live_server.url}{entries}")
-    page.fill("input[name=username]", "orga")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{entries}")
+    log_in(page, live_server, "orga", f"{live_server.url}{entries}", language=None)
     row = page.locator("tr", has_text="Anna")
     expect(row.locator(".overdue")).to_contain_text("overdue since")
     row.get_by_text("Actions").click()

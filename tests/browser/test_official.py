@@ -7,7 +7,8 @@ from championship.models import ChampionshipRole, Round
 from championship.services import tables_create
 from control import rounds
 from tests import factories
-from tests.browser.test_judging import PASSWORD, english
+from tests.browser.conftest import log_in
+from tests.browser.test_judging import english
 from tests.browser.test_judging import shot as judging_shot
 from tests.control.test_rounds import finish_all
 
@@ -66,11 +67,7 @@ def test_a_sign_off_in_the_control_room_turns_the_phone_and_the_projector_offici
     organiser.set_viewport_size(LAPTOP)
     organiser.on("dialog", lambda dialog: dialog.accept())
     control = f"/{slug}/manage/rounds/{key}/"
-    organiser.goto(f"{live_server.url}{control}")
-    organiser.fill("input[name=username]", "orga")
-    organiser.fill("input[name=password]", PASSWORD)
-    organiser.locator("form button[type=submit].primary").click()
-    organiser.wait_for_url(f"{live_server.url}{control}")
+    log_in(organiser, live_server, "orga", f"{live_server.url}{control}", language=None)
     expect(organiser.locator("[data-results-state=provisional]")).to_be_visible()
     judging_shot(organiser, "official-3-control-provisional")
     organiser.locator("form[action$='/sign-off/'] button[type=submit]").click()

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from championship.models import ChampionshipRole, OutgoingMail
 from registration import services
 from tests import factories
+from tests.browser.conftest import log_in
 from tests.factories import NEXT_YEAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,11 +43,7 @@ def test_the_organiser_sees_the_failed_mail_and_sends_it_again(page, live_server
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
     )
     control_room = f"{live_server.url}/{championship.slug}/manage/"
-    page.goto(control_room)
-    page.fill("input[name=username]", "kari")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(control_room)
+    log_in(page, live_server, "kari", control_room, language=None)
 
     banner = page.locator(".mail-banner")
     expect(banner).to_contain_text("1 e-mail could not be sent.")

@@ -11,8 +11,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from django.conf import settings
-from django.test import Client
 from django.utils import timezone
 from PIL import Image
 from playwright.sync_api import expect
@@ -26,7 +24,7 @@ from judging.services import capture_record
 from registration import checkin
 from results import official
 from tests import factories
-from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS, PHONE, english
+from tests.browser.conftest import CHROMIUM, CONTEXT, FLAGS, PHONE, english, sign_in
 from tests.browser.screens import shot
 from tests.browser.test_checkin_scan import y4m
 
@@ -36,17 +34,6 @@ Role = ChampionshipRole.Role
 AREA = "polish"
 START = datetime(2026, 3, 14, 10, 0, tzinfo=UTC)
 TIME_UP = START + timedelta(minutes=100)
-
-
-def sign_in(page, live_server, user) -> None:
-    """Give the page ``user``'s session (signed in as the badge or the login would)."""
-    client = Client()
-    client.force_login(user)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
-    )
-    english(page, live_server)
 
 
 def sm_heat(slug: str, entrants: int = 3):

@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 from championship.models import ChampionshipRole
 from registration.models import Person
 from tests import factories
-from tests.browser.test_judging import PASSWORD, english
+from tests.browser.conftest import log_in
+from tests.browser.test_judging import english
 from tests.browser.test_judging import shot as judging_shot
 from tests.results.test_puzzlers import history_world, run_round
 
@@ -64,11 +65,7 @@ def test_the_organiser_seeds_a_first_round_from_earlier_championships(chromium, 
     page.set_viewport_size(LAPTOP)
     english(page, live_server)
     ranking = f"/{now.slug}/manage/rounds/{first.key}/ranking/"
-    page.goto(f"{live_server.url}{ranking}")
-    page.fill("input[name=username]", "orga")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{ranking}")
+    log_in(page, live_server, "orga", f"{live_server.url}{ranking}", language=None)
     form = page.locator("form.ranking-history")
     expect(form.get_by_role("checkbox")).to_have_count(2)
     form.get_by_role("checkbox", name=re.compile(r"^2025 \(")).check()

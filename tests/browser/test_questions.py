@@ -6,7 +6,8 @@ from playwright.sync_api import expect
 from championship.models import ChampionshipRole
 from registration.models import Entry, Question
 from tests import factories
-from tests.browser.test_judging import PASSWORD, english
+from tests.browser.conftest import log_in
+from tests.browser.test_judging import english
 from tests.browser.test_judging import shot as judging_shot
 from tests.browser.test_registration import fill_member, sm  # noqa: F401 (a fixture)
 
@@ -22,11 +23,7 @@ def test_questions_set_up_then_answered_on_a_phone(chromium, live_server, sm):  
     laptop.set_viewport_size(LAPTOP)
     english(laptop, live_server)
     questions = f"/{sm.slug}/manage/questions/"
-    laptop.goto(f"{live_server.url}{questions}")
-    laptop.fill("input[name=username]", "orga")
-    laptop.fill("input[name=password]", PASSWORD)
-    laptop.locator("form button[type=submit].primary").click()
-    laptop.wait_for_url(f"{live_server.url}{questions}")
+    log_in(laptop, live_server, "orga", f"{live_server.url}{questions}", language=None)
     laptop.fill("#id_new-text", "T-shirt size")
     laptop.select_option("#id_new-kind", "choice")
     laptop.fill("#id_new-choices_text", "S\nM\nL")

@@ -11,6 +11,7 @@ from championship.models import Championship, ChampionshipRole
 from registration import references
 from registration.models import Entry, Person
 from tests import factories
+from tests.browser.conftest import log_in
 from tests.browser.screens import shot
 from tests.factories import NEXT_YEAR
 
@@ -128,11 +129,7 @@ def test_the_checkin_desk_sees_who_has_not_paid(english, live_server, sm):
         factories.entry(pair, name=name, fee=150, payment_status=status)
     factories.role(sm, ChampionshipRole.Role.ORGANISER, username="kari")
     path = f"/sm-{NEXT_YEAR}/manage/checkin/"
-    page.goto(f"{live_server.url}{path}")
-    page.fill("input[name=username]", "kari")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{path}")
+    log_in(page, live_server, "kari", f"{live_server.url}{path}", language=None)
     unpaid = page.locator(".checkin-row", has_text="Ulla & Ulf").locator(".payment-unpaid")
     expect(unpaid).to_have_text("Unpaid: 150 SEK")
     expect(page.locator(".checkin-row", has_text="Pia & Per")).to_contain_text("Paid")

@@ -5,7 +5,8 @@ from playwright.sync_api import expect
 
 from championship.models import ChampionshipRole
 from tests import factories
-from tests.browser.test_judging import log_in, shot
+from tests.browser.conftest import log_in
+from tests.browser.test_judging import shot
 from tests.control.report_rounds import planted
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -17,8 +17,8 @@ from championship.models import ChampionshipRole
 from championship.services import tables_create
 from control import rounds
 from tests import factories
-from tests.browser.conftest import PHONE
-from tests.browser.test_judging import log_in, shot
+from tests.browser.conftest import PHONE, log_in
+from tests.browser.test_judging import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,7 +13,8 @@ from registration.services import entry_withdraw
 from results.models import Result
 from results.services import standings_recompute
 from tests import factories
-from tests.browser.test_judging import PASSWORD, english, shot
+from tests.browser.conftest import log_in
+from tests.browser.test_judging import english, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -55,11 +56,7 @@ def test_the_control_room_says_why_the_sign_off_waits_for_the_final_to_be_seated
     page.set_viewport_size(LAPTOP)
     english(page, live_server)
     control = f"/{championship.slug}/manage/rounds/{prelim.key}/"
-    page.goto(f"{live_server.url}{control}")
-    page.fill("input[name=username]", "orga")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{control}")
+    log_in(page, live_server, "orga", f"{live_server.url}{control}", language=None)
     sign_off = page.locator("form[action$='/sign-off/'] button[type=submit]")
     expect(sign_off).to_be_disabled()
     refusal = page.locator("#sign-off-refusal")

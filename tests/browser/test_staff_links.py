@@ -17,6 +17,7 @@ from championship.services import tables_create
 from control import rounds
 from control.rounds import SeatingPlan
 from tests import factories
+from tests.browser.conftest import log_in
 from tests.browser.offline import wait_for_kept_copy
 from tests.control.test_cards import decode
 
@@ -58,16 +59,6 @@ def english(page, live_server):
     page.context.add_cookies(
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}]
     )
-
-
-def log_in(page, live_server, username, url):
-    english(page, live_server)
-    page.goto(url)
-    assert "/accounts/login/" in page.url
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(url)
 
 
 def switch_browser(page, live_server, cookies, size):

@@ -7,7 +7,8 @@ from championship.models import ChampionshipRole
 from championship.services import tables_create
 from control import rounds
 from tests import factories
-from tests.browser.test_judging import PASSWORD, english
+from tests.browser.conftest import log_in
+from tests.browser.test_judging import english
 from tests.browser.test_judging import shot as judging_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,11 +47,7 @@ def test_the_venue_screen_follows_the_control_room(chromium, live_server, runnin
     organiser = chromium.new_page()
     organiser.set_viewport_size({"width": 1366, "height": 768})
     manage = f"{live_server.url}/venue/manage/"
-    organiser.goto(manage)
-    organiser.fill("input[name=username]", "orga")
-    organiser.fill("input[name=password]", PASSWORD)
-    organiser.locator("form button[type=submit].primary").click()
-    organiser.wait_for_url(manage)
+    log_in(organiser, live_server, "orga", manage, language=None)
     form = organiser.locator("form.screen-form")
     form.locator("input[name=show][value=round]").check()
     form.locator("select[name=round]").select_option("individual-final")

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from championship.models import ChampionshipRole, Seat
 from control import rounds
 from tests import factories
+from tests.browser.conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,14 +60,6 @@ def rm(db):
     )
 
 
-def log_in(page, live_server, username, path):
-    page.goto(f"{live_server.url}{path}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(f"{live_server.url}{path}")
-
-
 def same_line(first, second):
     """Return whether two elements share a line: their boxes overlap vertically."""
     a, b = first.bounding_box(), second.bounding_box()
@@ -91,7 +84,7 @@ def test_the_language_switcher_sits_beside_the_name_on_a_phone(phone, live_serve
 
 def test_the_judges_phone_names_the_heat_and_keeps_the_header_short(phone, live_server, rm):
     speak(phone, live_server, "nb")
-    log_in(phone, live_server, "judy", rm.table.get_absolute_url())
+    log_in(phone, live_server, "judy", rm.table.get_absolute_url(), language=None)
     expect(phone.locator(".entry-head .meta")).to_contain_text("Heat A")
     assert same_line(phone.locator(".site-header .brand"), phone.locator("#language-select"))
     shot(phone, "judge-nb")
