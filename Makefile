@@ -6,7 +6,13 @@
 # make test-python PYTHON=python3.12 — the tests but the browser's and the servers', on another
 #             Python that pyproject.toml admits (CI runs it with Ubuntu 24.04's 3.12)
 
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The distribution's Python where it is one pyproject.toml admits and can make a venv: Debian
+# and Ubuntu build theirs with profile-guided and link-time optimisation, and the tests run
+# about 15% faster on it than on a Python built without (pyenv's default build). Otherwise
+# the first python3.11, then python3, on PATH.
+PYTHON ?= $(shell for p in /usr/bin/python3 $$(command -v python3.11) $$(command -v python3); do \
+	"$$p" -c 'import sys, ensurepip; assert (3, 11) <= sys.version_info[:2] <= (3, 13)' \
+	2>/dev/null && { echo "$$p"; break; }; done)
 VENV := .venv
 BIN := $(VENV)/bin
 # Two installs: what running needs, and that plus the test tools (Playwright, OpenCV …).
