@@ -6,6 +6,7 @@ change goes through ``payments.services``.
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.contrib import messages
@@ -26,6 +27,9 @@ from payments.models import Refund, Statement
 
 # A CSV file of a new layout waits here while the organiser maps its columns.
 PENDING_SECONDS = 60 * 60
+# What secrets.token_urlsafe(16) gives; any other token in the address is no upload's, and
+# is not made into a cache key (a Redis key would take it, a memcached one would not).
+PENDING_TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
 
 
 def _pending_key(championship, token: str) -> str:
@@ -92,7 +96,9 @@ def statements(request, championship):
 @organiser_required
 def map_layout(request, championship, token):
     """Say once which column of a new CSV layout holds what; then the file is read."""
-    pending = cache.get(_pending_key(championship, token))
+    pending = None
+    if PENDING_TOKEN.fullmatch(token):
+        pending = cache.get(_pending_key(championship, token))
     if pending is None:
         raise Http404(_("This upload has expired: upload the file again."))
     table = readers.read_table(pending["data"])

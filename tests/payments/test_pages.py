@@ -82,3 +82,16 @@ def test_a_new_csv_layout_is_mapped_once(organiser, norway):
     # The next file with these columns goes straight to its review.
     Statement.objects.all().delete()
     assert "/payments/map/" not in upload(organiser, norway, "other-bank.csv").url
+
+
+@pytest.mark.parametrize("token", ["x" * 300, "%00", "not-a-token"])
+def test_a_mapping_address_without_an_uploads_token_is_not_found_without_a_cache_lookup(
+    organiser, norway, token, monkeypatch
+):
+    from payments import views
+
+    looked_up = []
+    monkeypatch.setattr(views.cache, "get", lambda key, *a, **k: looked_up.append(key))
+    answer = organiser.get(f"/{norway.championship.slug}/manage/payments/map/{token}/")
+    assert answer.status_code == 404
+    assert looked_up == []
